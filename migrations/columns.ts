@@ -1,0 +1,51 @@
+/**
+ * Column helpers shared by migrations. Only portable types: CHAR/VARCHAR, TEXT (JSON is stored as text so it
+ * round-trips identically on PostgreSQL, MySQL and MariaDB), BOOLEAN, INTEGER, BIGINT, DATE.
+ */
+import { DataTypes, type ModelAttributeColumnOptions, type QueryInterface } from 'sequelize';
+
+export type Columns = Record<string, ModelAttributeColumnOptions>;
+
+export const uid = (): ModelAttributeColumnOptions => ({ type: DataTypes.CHAR(32), allowNull: false });
+export const str = (length = 255, allowNull = true): ModelAttributeColumnOptions => ({ type: DataTypes.STRING(length), allowNull });
+export const text = (allowNull = true): ModelAttributeColumnOptions => ({ type: DataTypes.TEXT('long'), allowNull });
+export const bool = (defaultValue = false): ModelAttributeColumnOptions => ({ type: DataTypes.BOOLEAN, allowNull: false, defaultValue });
+export const int = (allowNull = true): ModelAttributeColumnOptions => ({ type: DataTypes.INTEGER, allowNull });
+export const bigint = (allowNull = true): ModelAttributeColumnOptions => ({ type: DataTypes.BIGINT, allowNull });
+export const ref = (table: string, allowNull = true, onDelete: 'RESTRICT' | 'CASCADE' | 'SET NULL' = 'RESTRICT'): ModelAttributeColumnOptions => ({
+  type: DataTypes.CHAR(32), allowNull, references: { model: table, key: 'uid' }, onDelete, onUpdate: 'CASCADE',
+});
+
+/** Common fields of every stored resource (spec §2) plus the optimistic-lock version behind ETag. */
+export function common(tenantScoped = true): Columns {
+  return {
+    uid: { ...uid(), primaryKey: true },
+    ...(tenantScoped ? { tenant_uid: ref('tenants', false, 'CASCADE') } : {}),
+    created_at: { type: DataTypes.DATE, allowNull: false },
+    modified_at: { type: DataTypes.DATE, allowNull: false },
+    created_by: str(),
+    modified_by: str(),
+    version: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+  };
+}
+
+/** utf8mb4 with binary collation: lowercased *_key columns then compare exactly, and sort like PostgreSQL's C locale. */
+export const tableOptions = { charset: 'utf8mb4', collate: 'utf8mb4_bin' };
+
+export async function createTable(qi: QueryInterface, name: string, columns: Columns): Promise<void> {
+  await qi.createTable(name, columns, tableOptions);
+}
+
+/** A to-many association stored as (source, target, position); unlinking is a row delete. */
+export async function createJoinTable(qi: QueryInterface, name: string, source: string, target: string): Promise<void> {
+  await qi.createTable(name, {
+    source_uid: { ...ref(source, false, 'CASCADE'), primaryKey: true },
+    target_uid: { ...ref(target, false, 'CASCADE'), primaryKey: true },
+    position: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+  }, tableOptions);
+  await qi.addIndex(name, ['target_uid'], { name: `${name}_target_ix` });
+}
+
+export async function uniqueIndex(qi: QueryInterface, table: string, fields: string[]): Promise<void> {
+  await qi.addIndex(table, fields, { unique: true, name: `${table}_${fields[fields.length - 1]}_uq` });
+}

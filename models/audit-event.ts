@@ -1,0 +1,60 @@
+import { DataTypes, Model, type ModelStatic, type Sequelize, type Transaction } from 'sequelize';
+import { newUid } from './define';
+
+export type AuditEventRow = Model & {
+  uid: string; tenantUid: string | null; timestamp: Date; action: string; actor: string; actorName: string | null;
+  tenant: string | null; resourceType: string; resourceName: string | null; resourceId: string | null; details: unknown;
+};
+
+export interface AuditEntry {
+  action: string;
+  resourceType: string;
+  resourceName?: string | null;
+  resourceId?: string | null;
+  details?: Record<string, unknown> | null;
+}
+
+export interface AuditActor { tenantUid: string | null; tenant: string | null; actor: string; actorName: string | null }
+
+/** Field names whose values never reach the audit history. */
+const SECRET_KEYS = /password|secret|private_?key|privatekey|token|credential/i;
+
+export function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_KEYS.test(k) ? '***' : redact(v)]));
+  }
+  return value;
+}
+
+export function defineAuditEvent(sequelize: Sequelize): ModelStatic<AuditEventRow> {
+  return sequelize.define('AuditEvent', {
+    uid: { type: DataTypes.CHAR(32), primaryKey: true, defaultValue: newUid },
+    tenantUid: { type: DataTypes.CHAR(32), allowNull: true },
+    timestamp: { type: DataTypes.DATE, allowNull: false },
+    action: { type: DataTypes.STRING(64), allowNull: false },
+    actor: { type: DataTypes.STRING, allowNull: false },
+    actorName: { type: DataTypes.STRING, allowNull: true },
+    tenant: { type: DataTypes.STRING(30), allowNull: true },
+    resourceType: { type: DataTypes.STRING(32), allowNull: false },
+    resourceName: { type: DataTypes.STRING, allowNull: true },
+    resourceId: { type: DataTypes.STRING(32), allowNull: true },
+    details: {
+      type: DataTypes.TEXT('long'), allowNull: true,
+      get(this: Model) { const raw = this.getDataValue('details' as never) as unknown as string | null; return raw ? JSON.parse(raw) : null; },
+      set(this: Model, v: unknown) { this.setDataValue('details' as never, (v == null ? null : JSON.stringify(redact(v))) as never); },
+    },
+  }, { tableName: 'audit_events', timestamps: false }) as ModelStatic<AuditEventRow>;
+}
+
+/** The one write path of the audit history: always inside the mutation's own transaction. */
+export async function writeAudit(model: ModelStatic<AuditEventRow>, actor: AuditActor, entries: AuditEntry[], transaction: Transaction): Promise<void> {
+  if (entries.length === 0) return;
+  const timestamp = new Date();
+  await model.bulkCreate(entries.map((e) => ({
+    uid: undefined as unknown as string,
+    tenantUid: actor.tenantUid, tenant: actor.tenant, actor: actor.actor, actorName: actor.actorName, timestamp,
+    action: e.action, resourceType: e.resourceType, resourceName: e.resourceName ?? null, resourceId: e.resourceId ?? null,
+    details: e.details ?? null,
+  })), { transaction });
+}

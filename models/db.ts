@@ -1,0 +1,36 @@
+import { Sequelize, type Options } from 'sequelize';
+
+export type Dialect = 'postgres' | 'mysql' | 'mariadb';
+
+/** Opens a Sequelize connection for a postgres://, mysql:// or mariadb:// URL. Timestamps are kept in UTC. */
+export function openDatabase(url: string, extra: Options = {}): Sequelize {
+  const dialect = dialectOf(url);
+  const options: Options = {
+    dialect,
+    logging: false,
+    timezone: '+00:00',
+    pool: { max: 10, min: 0, idle: 10_000, acquire: 10_000 },
+    define: { underscored: true, timestamps: false, freezeTableName: true },
+    ...extra,
+  };
+  if (dialect === 'postgres') {
+    options.dialectOptions = { connectionTimeoutMillis: 5_000, ...(extra.dialectOptions ?? {}) };
+  } else if (dialect === 'mysql') {
+    options.dialectOptions = { connectTimeout: 5_000, charset: 'utf8mb4', ...(extra.dialectOptions ?? {}) };
+  } else {
+    options.dialectOptions = { connectTimeout: 5_000, timezone: 'Etc/GMT0', ...(extra.dialectOptions ?? {}) };
+  }
+  return new Sequelize(normaliseUrl(url), options);
+}
+
+export function dialectOf(url: string): Dialect {
+  const scheme = url.slice(0, url.indexOf(':')).toLowerCase();
+  if (scheme === 'postgres' || scheme === 'postgresql') return 'postgres';
+  if (scheme === 'mysql') return 'mysql';
+  if (scheme === 'mariadb') return 'mariadb';
+  throw new Error(`DATABASE_URL must start with postgres://, mysql:// or mariadb:// (got ${scheme}://)`);
+}
+
+function normaliseUrl(url: string): string {
+  return url.replace(/^postgresql:/i, 'postgres:');
+}

@@ -1,0 +1,65 @@
+import { DataTypes, Model, type ModelAttributes, type ModelStatic, type Sequelize } from 'sequelize';
+import { randomUUID } from 'node:crypto';
+
+/** A row as the generic layer sees it: attribute names are the model's (camelCase), values already decoded. */
+export type Row = Model & Record<string, any>;
+export type RowModel = ModelStatic<Row>;
+
+export const newUid = (): string => randomUUID().replace(/-/g, '');
+
+/** JSON kept in a TEXT column: decoded on read, encoded on write; identical on all three databases. */
+export function jsonText(attribute: string, fallback: unknown, allowNull = false) {
+  const column = attribute;
+  return {
+    type: DataTypes.TEXT('long'),
+    allowNull,
+    ...(allowNull ? {} : { defaultValue: JSON.stringify(fallback) }),
+    get(this: Model) {
+      const raw = this.getDataValue(column as never) as unknown as string | null;
+      if (raw === null || raw === undefined) return allowNull ? null : structuredClone(fallback);
+      return JSON.parse(raw);
+    },
+    set(this: Model, value: unknown) {
+      const stored = value === null || value === undefined ? (allowNull ? null : JSON.stringify(fallback)) : JSON.stringify(value);
+      this.setDataValue(column as never, stored as never);
+    },
+  };
+}
+
+/**
+ * A lowercase twin of a unique field, so per-tenant uniqueness ignores case on every database
+ * (PostgreSQL compares case-sensitively; the *_key column makes the unique index case-blind).
+ */
+export function keyOf(source: string, column: string) {
+  return { type: DataTypes.STRING, allowNull: false, field: column, _keyOf: source } as const;
+}
+
+/** Defines a tenant-scoped model with the common fields, optimistic locking and lowercase unique keys kept in sync. */
+export function defineModel(sequelize: Sequelize, name: string, table: string, attributes: ModelAttributes, tenantScoped = true): RowModel {
+  const keys = Object.entries(attributes)
+    .filter(([, a]) => typeof a === 'object' && a !== null && '_keyOf' in (a as object))
+    .map(([attr, a]) => [attr, (a as { _keyOf: string })._keyOf] as const);
+  const model = sequelize.define(name, {
+    uid: { type: DataTypes.CHAR(32), primaryKey: true, defaultValue: newUid },
+    ...(tenantScoped ? { tenantUid: { type: DataTypes.CHAR(32), allowNull: false, field: 'tenant_uid' } } : {}),
+    createdBy: { type: DataTypes.STRING, field: 'created_by' },
+    modifiedBy: { type: DataTypes.STRING, field: 'modified_by' },
+    ...attributes,
+  }, {
+    tableName: table,
+    timestamps: true,
+    createdAt: 'createdAt',
+    updatedAt: 'modifiedAt',
+    version: true,
+    hooks: keys.length === 0 ? {} : {
+      beforeValidate(row: Model) {
+        for (const [attr, source] of keys) {
+          const value = row.getDataValue(source as never) as unknown;
+          if (typeof value === 'string') row.setDataValue(attr as never, value.toLowerCase() as never);
+        }
+      },
+    },
+  }) as unknown as RowModel;
+  // Sequelize maps createdAt/modifiedAt to snake_case columns through `underscored`.
+  return model;
+}

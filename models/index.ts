@@ -1,0 +1,32 @@
+import type { Sequelize } from 'sequelize';
+import { defineTenant } from './tenant';
+import { defineUser } from './user';
+import { defineGroup } from './group';
+import { defineCluster } from './cluster';
+import { defineInstance } from './instance';
+import { defineEnvironment } from './environment';
+import { defineSigningKey } from './signing-key';
+import { defineAuditEvent } from './audit-event';
+import { defineJoin } from './join';
+
+/** All models of one database connection. */
+export function initModels(sequelize: Sequelize) {
+  return {
+    sequelize,
+    Tenant: defineTenant(sequelize),
+    User: defineUser(sequelize),
+    Group: defineGroup(sequelize),
+    GroupMember: defineJoin(sequelize, 'GroupMember', 'group_members'),
+    GroupManager: defineJoin(sequelize, 'GroupManager', 'group_managers'),
+    GroupResourceManager: defineJoin(sequelize, 'GroupResourceManager', 'group_resource_managers'),
+    Cluster: defineCluster(sequelize),
+    Instance: defineInstance(sequelize),
+    InstanceCluster: defineJoin(sequelize, 'InstanceCluster', 'instance_clusters'),
+    Environment: defineEnvironment(sequelize),
+    EnvironmentViewer: defineJoin(sequelize, 'EnvironmentViewer', 'environment_viewers'),
+    SigningKey: defineSigningKey(sequelize),
+    AuditEvent: defineAuditEvent(sequelize),
+  };
+}
+
+export type Models = ReturnType<typeof initModels>;
