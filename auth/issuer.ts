@@ -1,0 +1,102 @@
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type { Row } from '../models/define';
+import { grants, required, type IssuerDeps } from './grants';
+import { OAuthError, invalidRequest } from './oauth-error';
+import { issuerOf } from './tokens';
+
+const DISCOVERY = '/realms/:realm/.well-known/openid-configuration';
+const CERTS = '/realms/:realm/protocol/openid-connect/certs';
+const TOKEN = '/realms/:realm/protocol/openid-connect/token';
+
+interface RealmLocals { realm: string; tenant: Row }
+
+/**
+ * The embedded Keycloak-style issuer (CONTRACT §1.2). The app mounts it at `/auth`; `deps.authUrl()` must then
+ * answer the public URL of that mount point, since every `iss` and endpoint URL is built from it.
+ */
+export function issuerRouter(deps: IssuerDeps): Router {
+  const router = Router();
+
+  /** Realm = tenant shortName; Keycloak's exact 404 body for any other. */
+  async function withRealm(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const realm = String(req.params.realm);
+    const tenant = await deps.models.Tenant.findOne({ where: { shortName: realm } });
+    if (!tenant) {
+      res.status(404).json({ error: 'Realm does not exist' });
+      return;
+    }
+    res.locals.auth = { realm, tenant } satisfies RealmLocals;
+    next();
+  }
+
+  router.get(DISCOVERY, withRealm, (_req, res) => {
+    const { realm } = res.locals.auth as RealmLocals;
+    res.json(discoveryDocument(issuerOf(deps.authUrl(), realm)));
+  });
+
+  router.get(CERTS, withRealm, async (_req, res) => {
+    res.set('Cache-Control', 'no-cache').json(await deps.keys.jwks());
+  });
+
+  router.post(TOKEN, noStore, withRealm, express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 50 }), async (req, res) => {
+    const { realm, tenant } = res.locals.auth as RealmLocals;
+    const form = readForm(req.body);
+    const grantType = required(form, 'grant_type');
+    const grant = Object.hasOwn(grants, grantType) ? grants[grantType] : undefined;
+    if (!grant) throw new OAuthError(400, 'unsupported_grant_type', `Unsupported grant_type: ${grantType.slice(0, 64)}`);
+    const tokens = await grant({ deps, realm, tenant, form, authorization: req.get('authorization') });
+    res.status(200).json(tokens);
+  });
+
+  router.use(oauthErrors);
+  return router;
+}
+
+function discoveryDocument(issuer: string) {
+  return {
+    issuer,
+    token_endpoint: `${issuer}/protocol/openid-connect/token`,
+    jwks_uri: `${issuer}/protocol/openid-connect/certs`,
+    grant_types_supported: Object.keys(grants),
+    response_types_supported: ['token'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    scopes_supported: ['openid', 'profile', 'email'],
+    claims_supported: ['iss', 'sub', 'azp', 'preferred_username', 'email', 'given_name', 'family_name', 'name', 'realm_access'],
+  };
+}
+
+/** Token responses, errors included, must never be cached (RFC 6749 §5.1). */
+function noStore(_req: Request, res: Response, next: NextFunction): void {
+  res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+  next();
+}
+
+/** A parameter sent twice is ambiguous, so it is refused rather than guessed (RFC 6749 §3.2). */
+function readForm(body: unknown): Record<string, string | undefined> {
+  const form: Record<string, string | undefined> = {};
+  if (body === null || typeof body !== 'object') return form;
+  for (const [name, value] of Object.entries(body)) {
+    if (typeof value !== 'string') throw invalidRequest(`Duplicate parameter: ${name.slice(0, 64)}`);
+    form[name] = value;
+  }
+  return form;
+}
+
+/**
+ * OAuth failures answer in OAuth's shape; so do malformed form bodies (body-parser errors carry `type`).
+ * Anything else — notably database outages — goes on to the app's error handler, which answers 5xx.
+ */
+function oauthErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
+  if (err instanceof OAuthError) {
+    res.status(err.status).json(err.toBody());
+    return;
+  }
+  const parserError = err as { type?: unknown; status?: unknown };
+  if (typeof parserError?.type === 'string' && typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    res.status(parserError.status).json({ error: 'invalid_request', error_description: 'Malformed request body' });
+    return;
+  }
+  next(err);
+}

@@ -1,0 +1,160 @@
+import { createHash, createPublicKey, generateKeyPair as generateKeyPairCb } from 'node:crypto';
+import { promisify } from 'node:util';
+import { Op } from 'sequelize';
+import type { Models } from '../models';
+import type { SigningKeyRow } from '../models/signing-key';
+import type { SecretBox } from '../server/secret-box';
+
+const generateKeyPair = promisify(generateKeyPairCb);
+
+/** A public signing key as published in the JWKS (RFC 7517). */
+export interface PublicJwk {
+  kty: 'RSA';
+  kid: string;
+  use: 'sig';
+  alg: 'RS256';
+  n: string;
+  e: string;
+}
+
+export interface KeyStore {
+  /** The key new tokens are signed with; made on first use when the database holds none. */
+  activeKey(): Promise<{ kid: string; privateKeyPem: string }>;
+  /** All keys a token may still be verified with. `refresh` re-reads the database (rate-limited). */
+  jwks(options?: { refresh?: boolean }): Promise<{ keys: PublicJwk[] }>;
+  /** Makes a new active key; the previous ones stay published for the grace period, then retire. */
+  rotate(): Promise<void>;
+}
+
+/** Longest token lifetime (refresh, 1800 s) plus clock leeway: a rotated-out key must outlive what it signed. */
+export const ROTATION_GRACE_MS = (1800 + 60) * 1000;
+// Another process may rotate or create a key; re-reading this often bounds how long we miss it.
+const CACHE_TTL_MS = 60_000;
+// Forced re-reads come from tokens with an unknown kid, which anyone can send: cap their rate.
+const MIN_REFRESH_INTERVAL_MS = 1_000;
+
+interface LoadedKey { kid: string; jwk: PublicJwk; sealedPrivateKey: string; createdAt: Date; retiredAt: Date | null }
+
+export function createKeyStore(models: Pick<Models, 'SigningKey'>, secretBox: SecretBox): KeyStore {
+  const { SigningKey } = models;
+  let cache: { keys: LoadedKey[]; loadedAt: number } | undefined;
+  let loading: Promise<LoadedKey[]> | undefined;
+  let creating: Promise<void> | undefined;
+  const privatePems = new Map<string, string>();
+
+  async function load(): Promise<LoadedKey[]> {
+    const rows = await SigningKey.findAll({
+      where: { [Op.or]: [{ retiredAt: null }, { retiredAt: { [Op.gt]: new Date() } }] },
+      order: [['createdAt', 'ASC'], ['kid', 'ASC']],
+    });
+    const keys = rows.map(toLoaded);
+    cache = { keys, loadedAt: Date.now() };
+    return keys;
+  }
+
+  /** One database read at a time, however many requests ask together. */
+  function reload(): Promise<LoadedKey[]> {
+    loading ??= load().finally(() => { loading = undefined; });
+    return loading;
+  }
+
+  async function current(refresh = false): Promise<LoadedKey[]> {
+    const age = cache ? Date.now() - cache.loadedAt : Infinity;
+    if (age > CACHE_TTL_MS || (refresh && age > MIN_REFRESH_INTERVAL_MS)) return reload();
+    return cache!.keys;
+  }
+
+  async function create(retirePrevious: boolean): Promise<void> {
+    const { publicKey, privateKey } = await generateKeyPair('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
+    const { n, e } = publicKey.export({ format: 'jwk' });
+    if (!n || !e) throw new Error('RSA key export lacks n or e');
+    const kid = thumbprint(n, e);
+    const jwk: PublicJwk = { kty: 'RSA', kid, use: 'sig', alg: 'RS256', n, e };
+    const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const now = new Date();
+    await SigningKey.sequelize!.transaction(async (transaction) => {
+      if (retirePrevious) {
+        await SigningKey.update(
+          { retiredAt: new Date(now.getTime() + ROTATION_GRACE_MS) },
+          { where: { retiredAt: null }, transaction },
+        );
+      }
+      await SigningKey.create(
+        { kid, privateKey: secretBox.seal(pem), publicJwk: JSON.stringify(jwk), createdAt: now, retiredAt: null },
+        { transaction },
+      );
+    });
+    privatePems.set(kid, pem);
+    await reload();
+  }
+
+  /** Single-flight within this process; two processes racing each keep their own key, and the JWKS lists both. */
+  function createOnce(retirePrevious: boolean): Promise<void> {
+    creating ??= create(retirePrevious).finally(() => { creating = undefined; });
+    return creating;
+  }
+
+  function privatePem(key: LoadedKey): string {
+    let pem = privatePems.get(key.kid);
+    if (pem === undefined) {
+      pem = secretBox.open(key.sealedPrivateKey);
+      privatePems.set(key.kid, pem);
+    }
+    return pem;
+  }
+
+  const newestActive = (keys: LoadedKey[]) => keys.filter((k) => k.retiredAt === null).at(-1);
+
+  /** The newest active key, made now if the database has none (first start). */
+  async function ensureActive(keys: LoadedKey[]): Promise<LoadedKey> {
+    let key = newestActive(keys);
+    if (!key) {
+      // Another process may have made one since our last read.
+      key = newestActive(await reload());
+      if (!key) {
+        await createOnce(false);
+        key = newestActive(cache!.keys);
+      }
+    }
+    if (!key) throw new Error('No active signing key after creating one');
+    return key;
+  }
+
+  return {
+    async activeKey() {
+      const key = await ensureActive(await current());
+      return { kid: key.kid, privateKeyPem: privatePem(key) };
+    },
+    async jwks(options) {
+      let keys = await current(options?.refresh ?? false);
+      // A JWKS is never empty: clients that fetch it before the first login would otherwise cache "no keys".
+      if (!newestActive(keys)) {
+        await ensureActive(keys);
+        keys = cache!.keys;
+      }
+      return { keys: keys.map((k) => ({ ...k.jwk })) };
+    },
+    async rotate() {
+      await createOnce(true);
+    },
+  };
+}
+
+function toLoaded(row: SigningKeyRow): LoadedKey {
+  const stored = JSON.parse(row.publicJwk) as Partial<PublicJwk>;
+  if (typeof stored.n !== 'string' || typeof stored.e !== 'string') throw new Error(`Signing key ${row.kid} has no RSA public key`);
+  // Re-importing proves the stored JWK is a usable RSA public key before it is ever published.
+  createPublicKey({ key: { kty: 'RSA', n: stored.n, e: stored.e }, format: 'jwk' });
+  return {
+    kid: row.kid,
+    jwk: { kty: 'RSA', kid: row.kid, use: 'sig', alg: 'RS256', n: stored.n, e: stored.e },
+    sealedPrivateKey: row.privateKey,
+    createdAt: row.createdAt,
+    retiredAt: row.retiredAt,
+  };
+}
+
+/** RFC 7638 thumbprint: a kid derived from the key itself, so it is unique without coordination. */
+function thumbprint(n: string, e: string): string {
+  return createHash('sha256').update(JSON.stringify({ e, kty: 'RSA', n })).digest('base64url');
+}
