@@ -38,7 +38,7 @@ export function keyOf(source: string, column: string) {
 export function defineModel(sequelize: Sequelize, name: string, table: string, attributes: ModelAttributes, tenantScoped = true): RowModel {
   const keys = Object.entries(attributes)
     .filter(([, a]) => typeof a === 'object' && a !== null && '_keyOf' in (a as object))
-    .map(([attr, a]) => [attr, (a as { _keyOf: string })._keyOf] as const);
+    .map(([attr, a]) => [attr, (a as unknown as { _keyOf: string })._keyOf] as const);
   const model = sequelize.define(name, {
     uid: { type: DataTypes.CHAR(32), primaryKey: true, defaultValue: newUid },
     ...(tenantScoped ? { tenantUid: { type: DataTypes.CHAR(32), allowNull: false, field: 'tenant_uid' } } : {}),

@@ -1,0 +1,171 @@
+/** Collection and item endpoints of any resource: list, search, create, get, replace, patch, delete. */
+import type { Transaction } from 'sequelize';
+import type { Row } from '../../models/define';
+import type { RequestContext } from './context';
+import { BadRequestError, ForbiddenError, NotFoundError, UnprocessableError } from './errors';
+import { checkIfMatch, notModified, validatorHeaders } from './etag';
+import { link } from './hal';
+import { checkUnique, diff, readInput, type Mode } from './input';
+import { mutate } from './mutation';
+import { parsePage, sortableAttributes } from './paging';
+import { accepts, COMPACT, hal, noContent, type Handler, type Reply } from './reply';
+import { collection, compact, item, items, rightsOf, selfHref, wireFields } from './render';
+import type { Resource, SearchDef } from './resource';
+import { findOneWhere, findPage, findVisible, loadRelated, resolveQueryRef, setLinks } from './store';
+import type { WhereOptions } from 'sequelize';
+
+/** Wire values plus association uids: what audit details compare. */
+async function snapshot(resource: Resource, row: Row, ctx: RequestContext, transaction?: Transaction) {
+  const related = await loadRelated(resource, [row], ctx, transaction);
+  const out: Record<string, unknown> = wireFields(resource, row, ctx);
+  for (const a of resource.associations) {
+    const t = related.get(row.uid)?.get(a.rel);
+    out[a.rel] = a.many ? ((t as Row[]) ?? []).map((x) => x.uid) : (t as Row | null)?.uid ?? null;
+  }
+  return out;
+}
+
+export async function renderOne(resource: Resource, row: Row, ctx: RequestContext, transaction?: Transaction) {
+  const related = await loadRelated(resource, [row], ctx, transaction);
+  return item(resource, row, related, await rightsOf(resource, row, ctx), ctx);
+}
+
+async function listing(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, path: string, extra: [string, string][], isSearch: boolean): Promise<Reply> {
+  const page = parsePage(ctx.rawQuery, sortableAttributes(resource));
+  const { rows, total } = await findPage(resource, ctx, where, page);
+  const options = { path, extra, page, total, canCreate: await resource.policy.canCreate(ctx), isSearch };
+  if (accepts(ctx, COMPACT)) return { status: 200, body: compact(resource, rows, options, ctx), contentType: COMPACT };
+  const related = await loadRelated(resource, rows, ctx);
+  return hal(collection(resource, await items(resource, rows, related, ctx), options, ctx));
+}
+
+async function store(resource: Resource, ctx: RequestContext, mode: Mode, row: Row | undefined, transaction: Transaction) {
+  const { values, links } = await readInput(resource, ctx, mode, row, transaction);
+  if (resource.check) await resource.check(ctx, values, row);
+  await checkUnique(resource, ctx, values, row, transaction);
+  const actor = ctx.principal.email;
+  let saved: Row;
+  if (row) {
+    row.set({ ...values, modifiedBy: actor });
+    saved = await row.save({ transaction });
+  } else {
+    const extra: Record<string, unknown> = { tenantUid: ctx.principal.tenant.uid, ...values, createdBy: actor, modifiedBy: actor };
+    if (resource.onCreate) await resource.onCreate(ctx, extra, transaction);
+    saved = await resource.model(ctx.models).create(extra, { transaction });
+  }
+  for (const [assoc, uids] of links) await setLinks(ctx, assoc, saved.uid, uids, transaction);
+  return saved;
+}
+
+export function resourceHandlers(resource: Resource) {
+  const model = (ctx: RequestContext) => resource.model(ctx.models);
+  const collectionPath = (ctx: RequestContext) => `${ctx.base}/${resource.collection}`;
+
+  const list: Handler = (ctx) => listing(resource, ctx, undefined, collectionPath(ctx), [], false);
+
+  const get: Handler = async (ctx) => {
+    const row = await findVisible(resource, ctx, ctx.params.id);
+    if (notModified(ctx, row)) return { status: 304, headers: validatorHeaders(row) };
+    return hal(await renderOne(resource, row, ctx), 200, validatorHeaders(row));
+  };
+
+  const create: Handler = async (ctx) => {
+    if (!(await resource.policy.canCreate(ctx))) throw new ForbiddenError(`You may not create ${resource.collection}`);
+    const row = await mutate(ctx, async (transaction) => {
+      const saved = await store(resource, ctx, 'create', undefined, transaction);
+      if (resource.afterCreate) await resource.afterCreate(ctx, saved, transaction);
+      const after = await snapshot(resource, saved, ctx, transaction);
+      const change = { ctx, row: saved, transaction, after };
+      return {
+        result: saved,
+        audit: [
+          { action: 'CREATED', resourceType: resource.auditType, resourceName: resource.auditName(saved), resourceId: saved.uid, details: after },
+          ...(resource.extraAudit ? resource.extraAudit(change) : []),
+        ],
+      };
+    });
+    const body = await renderOne(resource, row, ctx);
+    return hal(body, 201, { Location: selfHref(resource, row, ctx), ...validatorHeaders(row) });
+  };
+
+  const update = (mode: Mode): Handler => async (ctx) => {
+    const row = await findVisible(resource, ctx, ctx.params.id);
+    if (!(await resource.policy.canEdit(ctx, row))) throw new ForbiddenError(`You may not edit this ${resource.itemRel}`);
+    checkIfMatch(ctx, row);
+    const saved = await mutate(ctx, async (transaction) => {
+      const before = await snapshot(resource, row, ctx, transaction);
+      const next = await store(resource, ctx, mode, row, transaction);
+      const after = await snapshot(resource, next, ctx, transaction);
+      const changes = diff(before, after);
+      const audit = Object.keys(changes).length === 0 ? [] : [
+        { action: 'UPDATED', resourceType: resource.auditType, resourceName: resource.auditName(next), resourceId: next.uid, details: changes },
+        ...(resource.extraAudit ? resource.extraAudit({ ctx, row: next, transaction, before, after }) : []),
+      ];
+      return { result: next, audit };
+    });
+    return hal(await renderOne(resource, saved, ctx), 200, validatorHeaders(saved));
+  };
+
+  const remove: Handler = async (ctx) => {
+    const row = await findVisible(resource, ctx, ctx.params.id);
+    if (!(await resource.policy.canDelete(ctx, row))) throw new ForbiddenError(`You may not delete this ${resource.itemRel}`);
+    checkIfMatch(ctx, row);
+    await mutate(ctx, async (transaction) => {
+      const blocker = resource.blockers ? await resource.blockers(ctx, row, transaction) : null;
+      if (blocker) throw new UnprocessableError(blocker);
+      const before = await snapshot(resource, row, ctx, transaction);
+      await row.destroy({ transaction });
+      return {
+        result: undefined,
+        audit: [
+          { action: 'DELETED', resourceType: resource.auditType, resourceName: resource.auditName(row), resourceId: row.uid, details: null },
+          ...(resource.extraAudit ? resource.extraAudit({ ctx, row, transaction, before }) : []),
+        ],
+      };
+    });
+    return noContent();
+  };
+
+  const searchIndex: Handler = (ctx) => {
+    const links: Record<string, unknown> = {};
+    for (const s of resource.searches) {
+      const params = [...s.params.map((p) => p.name), ...(s.single ? [] : ['page', 'size', 'sort'])].join(',');
+      links[s.name] = link(`${collectionPath(ctx)}/search/${s.name}{?${params}}`, true);
+    }
+    links.self = link(`${collectionPath(ctx)}/search`);
+    return hal({ _links: links });
+  };
+
+  const search = (name: string): Handler => {
+    const def = resource.searches.find((s) => s.name === name);
+    if (!def) throw new Error(`${resource.collection} has no search ${name}`);
+    return async (ctx) => {
+      const args = await searchArgs(def, ctx);
+      const where = await def.where(args, ctx);
+      if (def.single) {
+        const row = await findOneWhere(resource, ctx, where);
+        if (!row) throw new NotFoundError(`No ${resource.itemRel} matches ${def.name}`);
+        return hal(await renderOne(resource, row, ctx), 200, validatorHeaders(row));
+      }
+      const extra = def.params.filter((p) => ctx.rawQuery[p.name] !== undefined)
+        .map((p) => [p.name, String(ctx.rawQuery[p.name])] as [string, string]);
+      return listing(resource, ctx, where, `${collectionPath(ctx)}/search/${def.name}`, extra, true);
+    };
+  };
+
+  return { list, get, create, replace: update('replace'), patch: update('patch'), remove, searchIndex, search, model };
+}
+
+async function searchArgs(def: SearchDef, ctx: RequestContext): Promise<Record<string, unknown>> {
+  const args: Record<string, unknown> = {};
+  for (const p of def.params) {
+    const raw = ctx.query[p.name] ?? ctx.rawQuery[p.name];
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    if (value === undefined || value === '') {
+      if (p.required) throw new BadRequestError([`${p.name}: is required`], [{ field: p.name, message: 'is required' }]);
+      continue;
+    }
+    args[p.name] = p.ref ? await resolveQueryRef(p.ref(), ctx, value) : value;
+  }
+  return args;
+}

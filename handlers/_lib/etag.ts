@@ -1,0 +1,35 @@
+/** ETag from the version column; If-Match → 412, If-None-Match / If-Modified-Since → 304 (CONTRACT §3.6). */
+import type { Row } from '../../models/define';
+import type { RequestContext } from './context';
+import { PreconditionFailedError } from './errors';
+
+export const etagOf = (row: Row) => `"${row.version ?? 0}"`;
+
+export function validatorHeaders(row: Row): Record<string, string> {
+  const headers: Record<string, string> = { ETag: etagOf(row) };
+  if (row.modifiedAt) headers['Last-Modified'] = new Date(row.modifiedAt).toUTCString();
+  return headers;
+}
+
+const tags = (header: unknown) => String(header).split(',').map((t) => t.trim().replace(/^W\//, ''));
+
+export function checkIfMatch(ctx: RequestContext, row: Row): void {
+  const header = ctx.headers['if-match'];
+  if (header === undefined || header === '') return;
+  const list = tags(header);
+  if (!list.includes('*') && !list.includes(etagOf(row))) throw new PreconditionFailedError();
+}
+
+export function notModified(ctx: RequestContext, row: Row): boolean {
+  const none = ctx.headers['if-none-match'];
+  if (none !== undefined && none !== '') {
+    const list = tags(none);
+    return list.includes('*') || list.includes(etagOf(row));
+  }
+  const since = ctx.headers['if-modified-since'];
+  if (typeof since === 'string' && row.modifiedAt) {
+    const t = Date.parse(since);
+    return !Number.isNaN(t) && Math.floor(new Date(row.modifiedAt).getTime() / 1000) <= Math.floor(t / 1000);
+  }
+  return false;
+}

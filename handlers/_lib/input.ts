@@ -1,0 +1,121 @@
+/** Request body → model values for create (POST), replace (PUT) and patch (PATCH) — CONTRACT §3.4. */
+import { Op, fn, col, where as sqlWhere, type Transaction } from 'sequelize';
+import type { Row } from '../../models/define';
+import type { RequestContext } from './context';
+import { BadRequestError, ConflictError, UnprocessableError } from './errors';
+import { isNone } from './references';
+import { attributeOf, type AssociationDef, type Resource } from './resource';
+import { resolveBodyRef } from './store';
+
+export type Mode = 'create' | 'replace' | 'patch';
+
+export interface Input {
+  values: Record<string, unknown>;
+  /** To-many association targets to store, by rel (only those given or reset). */
+  links: Map<AssociationDef, string[]>;
+}
+
+const has = (body: object, key: string) => Object.prototype.hasOwnProperty.call(body, key);
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+function mergeMap(current: unknown, patch: unknown): Record<string, unknown> | null {
+  if (patch === null) return null;
+  const out: Record<string, unknown> = { ...((current as Record<string, unknown>) ?? {}) };
+  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+export async function readInput(resource: Resource, ctx: RequestContext, mode: Mode, row: Row | undefined, transaction: Transaction): Promise<Input> {
+  const body = (ctx.body ?? {}) as Record<string, unknown>;
+  const values: Record<string, unknown> = {};
+  const immutableChanges: string[] = [];
+  for (const f of resource.fields) {
+    if (f.readOnly) continue;
+    const attr = attributeOf(f);
+    let value: unknown;
+    if (has(body, f.name)) {
+      value = f.input ? f.input(body[f.name]) : body[f.name];
+      if (f.kind === 'map' && mode === 'patch') value = mergeMap(row?.get(attr), value);
+    } else if (mode === 'patch') {
+      continue;
+    } else {
+      if (mode === 'replace' && f.immutable) continue;
+      value = f.default ? f.default(ctx) : null;
+      if (mode === 'create' && value === null && !f.default) continue;
+    }
+    if (row && f.immutable && !same(row.get(attr), value)) immutableChanges.push(`${f.name}: cannot be changed`);
+    values[attr] = value;
+  }
+  const links = new Map<AssociationDef, string[]>();
+  for (const assoc of resource.associations) {
+    if (assoc.many) await readMany(assoc, body, mode, ctx, links, transaction);
+    else await readOne(assoc, body, mode, row, ctx, values, immutableChanges, transaction);
+  }
+  if (immutableChanges.length > 0) throw new UnprocessableError(immutableChanges);
+  return { values, links };
+}
+
+async function readOne(assoc: AssociationDef, body: Record<string, unknown>, mode: Mode, row: Row | undefined, ctx: RequestContext,
+  values: Record<string, unknown>, immutableChanges: string[], transaction: Transaction) {
+  const attr = assoc.attribute!;
+  if (!has(body, assoc.rel)) {
+    if (mode === 'create' && assoc.required) throw required(assoc.rel);
+    if (mode === 'replace' && !assoc.required) values[attr] = null;
+    return;
+  }
+  const ref = body[assoc.rel];
+  if (isNone(ref)) {
+    if (assoc.required) throw required(assoc.rel);
+    values[attr] = null;
+  } else {
+    values[attr] = (await resolveBodyRef(assoc.target(), ctx, assoc.rel, ref, transaction)).uid;
+  }
+  if (row && assoc.immutable && row.get(attr) !== values[attr]) immutableChanges.push(`${assoc.rel}: cannot be changed`);
+}
+
+async function readMany(assoc: AssociationDef, body: Record<string, unknown>, mode: Mode, ctx: RequestContext,
+  links: Map<AssociationDef, string[]>, transaction: Transaction) {
+  if (!has(body, assoc.rel)) {
+    if (mode !== 'patch') links.set(assoc, []);
+    return;
+  }
+  const refs = body[assoc.rel];
+  const list = refs === null ? [] : (refs as unknown[]);
+  const uids: string[] = [];
+  for (const [i, ref] of list.entries()) {
+    if (isNone(ref)) continue;
+    uids.push((await resolveBodyRef(assoc.target(), ctx, `${assoc.rel}[${i}]`, ref, transaction)).uid);
+  }
+  links.set(assoc, uids);
+}
+
+const required = (field: string) => new BadRequestError([`${field}: is required`], [{ field, message: 'is required' }]);
+
+/** 409 naming the first unique field whose value (ignoring case) another row of the scope already has. */
+export async function checkUnique(resource: Resource, ctx: RequestContext, values: Record<string, unknown>, row: Row | undefined, transaction: Transaction): Promise<void> {
+  const model = resource.model(ctx.models);
+  for (const f of resource.fields.filter((x) => x.unique)) {
+    const attr = attributeOf(f);
+    const value = values[attr];
+    if (typeof value !== 'string' || (row && String(row.get(attr)).toLowerCase() === value.toLowerCase())) continue;
+    const column = (model.getAttributes() as Record<string, { field?: string }>)[attr]?.field ?? attr;
+    const scope = resource.scope ? {} : { tenantUid: ctx.principal.tenant.uid };
+    const clash = await model.findOne({
+      where: { [Op.and]: [scope, sqlWhere(fn('LOWER', col(column)), value.toLowerCase()), ...(row ? [{ uid: { [Op.ne]: row.uid } }] : [])] },
+      transaction,
+    });
+    if (clash) throw new ConflictError(`${f.name}: '${value}' already exists`);
+  }
+}
+
+/** `{field: {old, new}}` for every changed wire value. */
+export function diff(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, { old: unknown; new: unknown }> {
+  const out: Record<string, { old: unknown; new: unknown }> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (!same(before[key], after[key])) out[key] = { old: before[key] ?? null, new: after[key] ?? null };
+  }
+  return out;
+}

@@ -1,0 +1,79 @@
+/** Page, size and sort (CONTRACT §3.3) and the paging links of a collection or search result. */
+import type { Order } from 'sequelize';
+import { BadRequestError } from './errors';
+import { link, type Link } from './hal';
+import { attributeOf, isSortable, type Resource } from './resource';
+
+export interface PageRequest { page: number; size: number; sort: { field: string; attribute: string; dir: 'ASC' | 'DESC' }[]; sortParams: string[] }
+
+const COMMON_SORT: Record<string, string> = { created_at: 'createdAt', modified_at: 'modifiedAt', uid: 'uid' };
+
+function intParam(raw: unknown, name: string, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = typeof raw === 'number' ? raw : Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new BadRequestError([`${name}: must be an integer between ${min} and ${max}`], [{ field: name, message: `must be an integer between ${min} and ${max}`, rejectedValue: raw }]);
+  }
+  return n;
+}
+
+export function sortableAttributes(resource: Resource): Record<string, string> {
+  const map: Record<string, string> = { ...COMMON_SORT };
+  for (const f of resource.fields) if (isSortable(f)) map[f.name] = attributeOf(f);
+  return map;
+}
+
+export function parsePage(query: Record<string, unknown>, sortable: Record<string, string>): PageRequest {
+  const page = intParam(query.page, 'page', 0, 0, 1_000_000_000);
+  const size = intParam(query.size, 'size', 20, 1, 10_000);
+  const rawSort = query.sort === undefined ? [] : Array.isArray(query.sort) ? query.sort : [query.sort];
+  const sort: PageRequest['sort'] = [];
+  const sortParams: string[] = [];
+  for (const entry of rawSort.map(String).filter((s) => s !== '')) {
+    const [field, direction = 'asc', ...rest] = entry.split(',').map((s) => s.trim());
+    const dir = direction.toLowerCase();
+    if (!(field in sortable) || rest.length > 0 || (dir !== 'asc' && dir !== 'desc')) {
+      const fields = Object.keys(sortable).join(', ');
+      throw new BadRequestError([`sort: cannot sort by '${entry}'; use field[,asc|desc] with one of ${fields}`],
+        [{ field: 'sort', message: `cannot sort by '${entry}'`, rejectedValue: entry }]);
+    }
+    sort.push({ field, attribute: sortable[field], dir: dir === 'desc' ? 'DESC' : 'ASC' });
+    sortParams.push(`${field},${dir}`);
+  }
+  return { page, size, sort, sortParams };
+}
+
+/** ORDER BY: the requested fields, else created_at; uid last so equal keys keep a stable order across pages. */
+export function orderOf(p: PageRequest): Order {
+  const order: [string, string][] = p.sort.map((s) => [s.attribute, s.dir]);
+  if (order.length === 0) order.push(['createdAt', 'ASC']);
+  if (!order.some(([a]) => a === 'uid')) order.push(['uid', 'ASC']);
+  return order;
+}
+
+export interface PageInfo { size: number; totalElements: number; totalPages: number; number: number }
+
+export function pageInfo(p: PageRequest, total: number): PageInfo {
+  return { size: p.size, totalElements: total, totalPages: Math.ceil(total / p.size), number: p.page };
+}
+
+/** `href` of the same listing at another page; extra holds the search parameters. */
+function pageHref(path: string, extra: [string, string][], p: PageRequest, page: number): string {
+  const params = new URLSearchParams(extra);
+  params.append('page', String(page));
+  params.append('size', String(p.size));
+  for (const s of p.sortParams) params.append('sort', s);
+  return `${path}?${params.toString()}`;
+}
+
+export function pagingLinks(path: string, extra: [string, string][], p: PageRequest, info: PageInfo): Record<string, Link> {
+  const links: Record<string, Link> = {};
+  const hasPrev = info.number > 0;
+  const hasNext = info.number < info.totalPages - 1;
+  if (hasPrev || hasNext) links.first = link(pageHref(path, extra, p, 0));
+  if (hasPrev) links.prev = link(pageHref(path, extra, p, Math.min(info.number - 1, Math.max(info.totalPages - 1, 0))));
+  links.self = link(pageHref(path, extra, p, info.number));
+  if (hasNext) links.next = link(pageHref(path, extra, p, info.number + 1));
+  if (hasPrev || hasNext) links.last = link(pageHref(path, extra, p, Math.max(info.totalPages - 1, 0)));
+  return links;
+}

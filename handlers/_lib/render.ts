@@ -1,0 +1,88 @@
+/** Rows → HAL items, summaries and collections (CONTRACT §3.2, §3.3, §3.6). */
+import type { Row } from '../../models/define';
+import type { RequestContext } from './context';
+import { commonFields, itemHref, link, type Link } from './hal';
+import { pageInfo, pagingLinks, type PageRequest } from './paging';
+import { attributeOf, type Resource } from './resource';
+import type { Related } from './store';
+
+/** Field values as the wire shows them (write-only fields left out). */
+export function wireFields(resource: Resource, row: Row, ctx: RequestContext): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of resource.fields) {
+    if (f.writeOnly) continue;
+    const stored = row.get(attributeOf(f));
+    out[f.name] = f.output ? f.output(stored, row) : stored ?? null;
+  }
+  return { ...out, ...(resource.computed ? resource.computed(row, ctx) : {}) };
+}
+
+export function selfHref(resource: Resource, row: Row, ctx: RequestContext): string {
+  return itemHref(ctx.base, resource.collection, row.uid);
+}
+
+/** Scalar fields, uid, common fields and `_links.self`: how a related resource appears in `_embedded`. */
+export function summary(resource: Resource, row: Row, ctx: RequestContext): Record<string, unknown> {
+  const self = selfHref(resource, row, ctx);
+  return { ...wireFields(resource, row, ctx), ...commonFields(row), _links: { self: link(self) } };
+}
+
+export interface Rights { edit: boolean; delete: boolean }
+
+export async function rightsOf(resource: Resource, row: Row, ctx: RequestContext): Promise<Rights> {
+  return { edit: await resource.policy.canEdit(ctx, row), delete: await resource.policy.canDelete(ctx, row) };
+}
+
+export function item(resource: Resource, row: Row, related: Related, rights: Rights, ctx: RequestContext): Record<string, unknown> {
+  const self = selfHref(resource, row, ctx);
+  const embedded: Record<string, unknown> = {};
+  const links: Record<string, unknown> = { self: link(self), [resource.itemRel]: link(self) };
+  const mine = related.get(row.uid);
+  for (const assoc of resource.associations) {
+    links[assoc.rel] = link(`${self}/${assoc.rel}`);
+    const target = mine?.get(assoc.rel);
+    if (assoc.many) embedded[assoc.rel] = ((target as Row[] | undefined) ?? []).map((t) => summary(assoc.target(), t, ctx));
+    else if (target) embedded[assoc.rel] = summary(assoc.target(), target as Row, ctx);
+  }
+  if (rights.edit) links.edit = link(self);
+  if (rights.delete) links.delete = link(self);
+  Object.assign(links, resource.links ? resource.links(row, ctx, self) : {});
+  const body: Record<string, unknown> = { ...wireFields(resource, row, ctx), ...commonFields(row) };
+  if (Object.keys(embedded).length > 0) body._embedded = embedded;
+  body._links = links;
+  return body;
+}
+
+export async function items(resource: Resource, rows: Row[], related: Related, ctx: RequestContext) {
+  return Promise.all(rows.map(async (r) => item(resource, r, related, await rightsOf(resource, r, ctx), ctx)));
+}
+
+export interface CollectionOptions {
+  path: string;
+  extra: [string, string][];
+  page: PageRequest;
+  total: number;
+  canCreate: boolean;
+  /** Search results have no search/create links of their own. */
+  isSearch?: boolean;
+}
+
+export function collection(resource: Resource, embeddedItems: Record<string, unknown>[], o: CollectionOptions, ctx: RequestContext) {
+  const info = pageInfo(o.page, o.total);
+  const links: Record<string, Link> = pagingLinks(o.path, o.extra, o.page, info);
+  if (!o.isSearch) {
+    links.profile = link(`${ctx.base}/profile/${resource.collection}`);
+    if (resource.searches.length > 0) links.search = link(`${ctx.base}/${resource.collection}/search`);
+    if (o.canCreate) links.create = link(`${ctx.base}/${resource.collection}`);
+  }
+  return { _embedded: { [resource.collection]: embeddedItems }, _links: links, page: info };
+}
+
+/** `Accept: application/x-spring-data-compact+json`: links only. */
+export function compact(resource: Resource, rows: Row[], o: CollectionOptions, ctx: RequestContext) {
+  const info = pageInfo(o.page, o.total);
+  const links = rows.map((r) => ({ rel: resource.itemRel, href: selfHref(resource, r, ctx) }));
+  const paging = pagingLinks(o.path, o.extra, o.page, info);
+  for (const [rel, l] of Object.entries(paging)) links.push({ rel, href: l.href });
+  return { links, content: [], page: info };
+}

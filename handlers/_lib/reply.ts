@@ -1,0 +1,27 @@
+import type { RequestContext } from './context';
+
+/** The one outcome type of every handler; server/app writes it to the wire. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  /** Defaults to application/hal+json for object bodies. */
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
+
+export const HAL = 'application/hal+json';
+export const JSON_TYPE = 'application/json';
+export const URI_LIST = 'text/uri-list';
+export const COMPACT = 'application/x-spring-data-compact+json';
+
+export const hal = (body: unknown, status = 200, headers?: Record<string, string>): Reply => ({ status, body, contentType: HAL, headers });
+export const plain = (body: unknown, status = 200, headers?: Record<string, string>): Reply => ({ status, body, contentType: JSON_TYPE, headers });
+export const noContent = (headers?: Record<string, string>): Reply => ({ status: 204, headers });
+
+/** Whether the Accept header asks for `type` explicitly (not through `*\/*` or a HAL type). */
+export function accepts(ctx: RequestContext, type: string): boolean {
+  const accept = String(ctx.headers['accept'] ?? '').toLowerCase();
+  return accept.split(',').some((part) => part.split(';')[0].trim() === type);
+}

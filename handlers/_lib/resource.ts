@@ -1,0 +1,110 @@
+/**
+ * A resource is described once by a descriptor; the generic layer (crud, associations, search, render) serves
+ * every endpoint of it from that. Wire names equal model attribute names unless `attribute` says otherwise.
+ */
+import type { Transaction, WhereOptions } from 'sequelize';
+import type { Models } from '../../models';
+import type { AuditEntry } from '../../models/audit-event';
+import type { Row, RowModel } from '../../models/define';
+import type { RequestContext } from './context';
+
+export interface FieldDef {
+  name: string;
+  /** Model attribute when it differs from the wire name. */
+  attribute?: string;
+  /** `map`: string map merged key by key on PATCH (`null` removes a key). `list`: replaced whole. */
+  kind?: 'scalar' | 'map' | 'list';
+  /** Value stored when the field is absent on create or PUT. */
+  default?: (ctx: RequestContext) => unknown;
+  /** Another value than the current one → 422. */
+  immutable?: boolean;
+  /** Not taken from input (computed, or set by the domain). */
+  readOnly?: boolean;
+  /** Accepted on input, never rendered (passwords, secrets). */
+  writeOnly?: boolean;
+  /** Unique per tenant, case-insensitively; a clash answers 409 naming the field. */
+  unique?: boolean;
+  /** Scalars are sortable unless this is false. */
+  sortable?: boolean;
+  input?: (value: unknown) => unknown;
+  output?: (stored: unknown, row: Row) => unknown;
+}
+
+export interface AssociationDef {
+  rel: string;
+  target: () => Resource;
+  many: boolean;
+  /** To-one: the model attribute holding the target uid. */
+  attribute?: string;
+  /** To-many: the join model name in Models. */
+  join?: keyof Models;
+  required?: boolean;
+  immutable?: boolean;
+}
+
+export interface SearchParam {
+  name: string;
+  required?: boolean;
+  /** The parameter names a resource: resolved as a reference (unknown → 404). */
+  ref?: () => Resource;
+}
+
+export interface SearchDef {
+  name: string;
+  params: SearchParam[];
+  /** One item (404 when none) instead of a page. */
+  single?: boolean;
+  where: (args: Record<string, any>, ctx: RequestContext) => WhereOptions | Promise<WhereOptions>;
+}
+
+export interface Policy {
+  canCreate: (ctx: RequestContext) => boolean | Promise<boolean>;
+  canEdit: (ctx: RequestContext, row: Row) => boolean | Promise<boolean>;
+  canDelete: (ctx: RequestContext, row: Row) => boolean | Promise<boolean>;
+  /** Extra filter on top of tenancy: rows the caller may see (others answer 404). */
+  visible?: (ctx: RequestContext) => WhereOptions | undefined | Promise<WhereOptions | undefined>;
+}
+
+export interface Change {
+  ctx: RequestContext;
+  row: Row;
+  transaction: Transaction;
+  /** Wire values before (undefined on create) and after. */
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+}
+
+export interface Resource {
+  /** Collection path segment and index relation, e.g. `environments`. */
+  collection: string;
+  /** camelCase singular item relation, e.g. `environment`. */
+  itemRel: string;
+  model: (m: Models) => RowModel;
+  /** resourceType of audit entries. */
+  auditType: string;
+  /** resourceName of audit entries. */
+  auditName: (row: Row) => string;
+  fields: FieldDef[];
+  associations: AssociationDef[];
+  searches: SearchDef[];
+  policy: Policy;
+  /** Rows of the caller's tenant; `tenants` overrides it. */
+  scope?: (ctx: RequestContext) => WhereOptions;
+  /** Domain checks before a create or update is stored; throw a typed error to refuse. */
+  check?: (ctx: RequestContext, values: Record<string, any>, row?: Row) => void | Promise<void>;
+  /** Why the row cannot be deleted (422), or null. */
+  blockers?: (ctx: RequestContext, row: Row, transaction: Transaction) => Promise<string | null>;
+  /** Audit entries beyond CREATED/UPDATED/DELETED (e.g. CLUSTER_ADDED). */
+  extraAudit?: (change: Change) => AuditEntry[];
+  /** Fields computed for the reply (issuerUrl, fullName…). */
+  computed?: (row: Row, ctx: RequestContext) => Record<string, unknown>;
+  /** Links beyond self, item rel, associations, edit and delete. */
+  links?: (row: Row, ctx: RequestContext, self: string) => Record<string, unknown>;
+  /** Values set on create that do not come from input (e.g. tenantUid for tenant-less resources). */
+  onCreate?: (ctx: RequestContext, values: Record<string, any>, transaction: Transaction) => void | Promise<void>;
+  /** After the row and its links are stored (e.g. seeding a new tenant's realm). */
+  afterCreate?: (ctx: RequestContext, row: Row, transaction: Transaction) => Promise<void>;
+}
+
+export const attributeOf = (f: FieldDef) => f.attribute ?? f.name;
+export const isSortable = (f: FieldDef) => f.sortable ?? ((f.kind ?? 'scalar') === 'scalar' && !f.writeOnly);

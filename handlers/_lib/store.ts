@@ -1,0 +1,102 @@
+/** Generic reads: tenancy and visibility first, then the caller's filter, paging and related rows. */
+import { Op, type Transaction, type WhereOptions } from 'sequelize';
+import type { Row } from '../../models/define';
+import type { RequestContext } from './context';
+import { BadRequestError, NotFoundError } from './errors';
+import { isNone, uidOf } from './references';
+import { orderOf, type PageRequest } from './paging';
+import type { AssociationDef, Resource } from './resource';
+
+export async function scopeOf(resource: Resource, ctx: RequestContext): Promise<WhereOptions> {
+  const tenancy = resource.scope ? resource.scope(ctx) : { tenantUid: ctx.principal.tenant.uid };
+  const visible = resource.policy.visible ? await resource.policy.visible(ctx) : undefined;
+  return visible ? { [Op.and]: [tenancy, visible] } : tenancy;
+}
+
+/** The row, or 404 when it does not exist or the caller may not see it (another tenant included). */
+export async function findVisible(resource: Resource, ctx: RequestContext, id: string, transaction?: Transaction): Promise<Row> {
+  const uid = uidOf(id);
+  const row = uid === null ? null : await resource.model(ctx.models).findOne({
+    where: { [Op.and]: [{ uid }, await scopeOf(resource, ctx)] }, transaction,
+  });
+  if (!row) throw new NotFoundError(`${resource.itemRel} ${id} not found`);
+  return row;
+}
+
+export async function findPage(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, page: PageRequest) {
+  const scope = await scopeOf(resource, ctx);
+  const { rows, count } = await resource.model(ctx.models).findAndCountAll({
+    where: where ? { [Op.and]: [scope, where] } : scope,
+    order: orderOf(page),
+    limit: page.size,
+    offset: page.page * page.size,
+  });
+  return { rows, total: count };
+}
+
+export async function findOneWhere(resource: Resource, ctx: RequestContext, where: WhereOptions): Promise<Row | null> {
+  return resource.model(ctx.models).findOne({ where: { [Op.and]: [await scopeOf(resource, ctx), where] }, order: [['createdAt', 'ASC'], ['uid', 'ASC']] });
+}
+
+/**
+ * Resolves a body reference to a visible row of the resource the field implies; unknown → 400
+ * `<field>: unknown <type> <value>` (query references answer 404 instead, see resolveQueryRef).
+ */
+export async function resolveBodyRef(target: Resource, ctx: RequestContext, field: string, value: unknown, transaction?: Transaction): Promise<Row> {
+  const uid = uidOf(value);
+  const row = uid === null ? null : await target.model(ctx.models).findOne({ where: { [Op.and]: [{ uid }, await scopeOf(target, ctx)] }, transaction });
+  if (!row) {
+    const shown = typeof value === 'string' ? value : JSON.stringify(value);
+    throw new BadRequestError([`${field}: unknown ${target.itemRel} ${shown}`], [{ field, message: `unknown ${target.itemRel}`, rejectedValue: value }]);
+  }
+  return row;
+}
+
+export async function resolveQueryRef(target: Resource, ctx: RequestContext, value: unknown): Promise<Row> {
+  if (isNone(value)) throw new NotFoundError(`${target.itemRel} not found`);
+  return findVisible(target, ctx, String(uidOf(value) ?? value));
+}
+
+export type Related = Map<string, Map<string, Row | Row[] | null>>;
+
+/** Targets of every association of every row, in one query per association (no N+1). */
+export async function loadRelated(resource: Resource, rows: Row[], ctx: RequestContext, transaction?: Transaction): Promise<Related> {
+  const related: Related = new Map(rows.map((r) => [r.uid as string, new Map()]));
+  for (const assoc of resource.associations) {
+    if (assoc.many) await loadMany(assoc, rows, ctx, related, transaction);
+    else await loadOne(assoc, rows, ctx, related, transaction);
+  }
+  return related;
+}
+
+async function loadOne(assoc: AssociationDef, rows: Row[], ctx: RequestContext, related: Related, transaction?: Transaction) {
+  const uids = [...new Set(rows.map((r) => r[assoc.attribute!] as string | null).filter((u): u is string => !!u))];
+  const targets = uids.length === 0 ? [] : await assoc.target().model(ctx.models).findAll({ where: { uid: uids }, transaction });
+  const byUid = new Map(targets.map((t) => [t.uid as string, t]));
+  for (const r of rows) related.get(r.uid)!.set(assoc.rel, byUid.get(r[assoc.attribute!]) ?? null);
+}
+
+async function loadMany(assoc: AssociationDef, rows: Row[], ctx: RequestContext, related: Related, transaction?: Transaction) {
+  const join = ctx.models[assoc.join!] as any;
+  const links: { sourceUid: string; targetUid: string }[] = rows.length === 0 ? [] : await join.findAll({
+    where: { sourceUid: rows.map((r) => r.uid) }, order: [['position', 'ASC'], ['targetUid', 'ASC']], transaction,
+  });
+  const targetUids = [...new Set(links.map((l) => l.targetUid))];
+  const targets = targetUids.length === 0 ? [] : await assoc.target().model(ctx.models).findAll({ where: { uid: targetUids }, transaction });
+  const byUid = new Map(targets.map((t) => [t.uid as string, t]));
+  for (const r of rows) related.get(r.uid)!.set(assoc.rel, []);
+  for (const l of links) {
+    const t = byUid.get(l.targetUid);
+    if (t) (related.get(l.sourceUid)!.get(assoc.rel) as Row[]).push(t);
+  }
+}
+
+/** Replaces the links of a to-many association, keeping the given order. */
+export async function setLinks(ctx: RequestContext, assoc: AssociationDef, sourceUid: string, targetUids: string[], transaction: Transaction): Promise<void> {
+  const join = ctx.models[assoc.join!] as any;
+  await join.destroy({ where: { sourceUid }, transaction });
+  const unique = [...new Set(targetUids)];
+  if (unique.length > 0) {
+    await join.bulkCreate(unique.map((targetUid, position) => ({ sourceUid, targetUid, position })), { transaction });
+  }
+}

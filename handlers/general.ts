@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { link } from './_lib/hal';
+import { hal, plain, type Handler } from './_lib/reply';
+import { spec } from '../server/spec';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; description: string };
+const specYaml = readFileSync(path.join(root, 'generated', 'openapi.yaml'), 'utf8');
+
+/** The collection relations of the index, in the spec's order; all are templated with paging. */
+export const COLLECTIONS = [
+  'users', 'groups', 'instances', 'clusters', 'environments', 'tenants', 'streams', 'stream_configs', 'schemas',
+  'schema_versions', 'applications', 'application_principals', 'application_access', 'application_access_grants',
+  'application_deployments', 'connect_plugins', 'application_credentials', 'confidentialities', 'integrities', 'support_tiers',
+];
+
+export const getIndex: Handler = (ctx) => {
+  const links: Record<string, unknown> = {};
+  for (const c of COLLECTIONS) links[c] = link(`${ctx.base}/${c}{?page,size,sort}`, true);
+  for (const rel of ['user', 'group', 'tenant', 'profile']) links[rel] = link(`${ctx.base}/${rel}`);
+  return hal({ _links: links });
+};
+
+export const getInfo: Handler = () => plain({
+  name: 'platform-management-service',
+  description: pkg.description,
+  version: `${pkg.version}+${process.env.BUILD_ID || 'dev'}`,
+});
+
+export const getOpenApiJson: Handler = () => ({ status: 200, body: spec, contentType: 'application/json' });
+export const getOpenApiYaml: Handler = () => ({ status: 200, body: specYaml, contentType: 'application/yaml' });
+
+
+export const getProfile: Handler = (ctx) => {
+  const links: Record<string, unknown> = { self: link(`${ctx.base}/profile`) };
+  for (const c of COLLECTIONS) links[c] = link(`${ctx.base}/profile/${c}`);
+  return hal({ _links: links });
+};

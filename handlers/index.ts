@@ -1,0 +1,23 @@
+/**
+ * operationId → handler. The type check fails when an operation of the spec has no handler here, or a handler
+ * is named after no operation. Handler files may also export their resource descriptors; only functions count.
+ */
+import type { OperationId } from '../generated/operations';
+import type { Handler } from './_lib/reply';
+import * as general from './general';
+import * as clusters from './clusters';
+
+type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
+
+function handlersOf<M extends object>(module: M): HandlersOf<M> {
+  return Object.fromEntries(Object.entries(module).filter(([, v]) => typeof v === 'function')) as HandlersOf<M>;
+}
+
+export const handlers = {
+  ...handlersOf(general),
+  ...handlersOf(clusters),
+} satisfies Record<OperationId, Handler>;
+
+type Extra = Exclude<keyof typeof handlers, OperationId>;
+const noExtraHandlers: [Extra] extends [never] ? true : Extra = true;
+void noExtraHandlers;

@@ -1,0 +1,49 @@
+/**
+ * `npm start`: the API on PORT (8080). Without DATABASE_URL it runs an embedded PostgreSQL 16.8 with its data in
+ * DATA_DIR (./.data), migrates, creates the demo tenant on first start and prints how to get a token.
+ */
+import { loadConfig } from '../server/config';
+import { logger } from '../server/logger';
+import { openDatabase } from '../models/db';
+import { migrate } from '../models/migrator';
+import { bootstrap } from '../models/bootstrap';
+import { startServer } from '../server/server';
+import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
+
+const config = loadConfig();
+let embedded: EmbeddedDb | undefined;
+if (!config.databaseUrl) {
+  logger.info({ dataDir: config.dataDir }, 'starting embedded PostgreSQL 16.8');
+  embedded = await startEmbeddedPostgres(config.dataDir);
+}
+const sequelize = openDatabase(config.databaseUrl ?? embedded!.url);
+const applied = await migrate(sequelize);
+if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+const running = await startServer({ config, sequelize });
+const seeded = await bootstrap(running.models, { tenant: config.bootstrapTenant, email: config.bootstrapAdminEmail, password: config.bootstrapAdminPassword });
+
+logger.info({ url: `${running.url}${config.basePath}/`, authUrl: running.authUrl }, 'platform management service listening');
+if (seeded) {
+  const tokenUrl = `${running.authUrl}/realms/${seeded.tenant}/protocol/openid-connect/token`;
+  process.stdout.write([
+    '',
+    `Created tenant '${seeded.tenant}' with admin ${seeded.email} / ${seeded.password}  (shown only this once)`,
+    'Get a token and call the API:',
+    `  TOKEN=$(curl -s -d client_id=self-service -d grant_type=password -d username=${seeded.email} -d 'password=${seeded.password}' ${tokenUrl} | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
+    `  curl -H "Authorization: Bearer $TOKEN" -H "realm: ${seeded.tenant}" ${running.url}${config.basePath}/`,
+    '',
+  ].join('\n'));
+}
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  await running.close();
+  await sequelize.close();
+  if (embedded) await embedded.stop();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

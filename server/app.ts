@@ -1,0 +1,175 @@
+/**
+ * The HTTP adapter: Express in front of openapi-backend. For every /api request it authenticates, routes (404/405),
+ * reads the body (415/413/400), validates from the spec, calls the handler named by the operationId and writes
+ * its Reply. Everything ≥ 400 leaves through one error writer (server/error-body).
+ */
+import express, { type Request, type Response, type NextFunction } from 'express';
+import { OpenAPIBackend, type Context as ObContext, type Request as ObRequest } from 'openapi-backend';
+import { randomUUID } from 'node:crypto';
+import { handlers } from '../handlers';
+import type { Deps, Principal, RequestContext } from '../handlers/_lib/context';
+import { ForbiddenError, HttpError, MethodNotAllowedError, NotFoundError } from '../handlers/_lib/errors';
+import type { Reply } from '../handlers/_lib/reply';
+import { discardBody, readBody } from './body';
+import { normaliseEnums } from './enum-input';
+import { errorReply, sendError } from './error-body';
+import { responseProblems } from './response-validator';
+import { deref, spec } from './spec';
+import { toValidationError } from './validation-errors';
+import { logger } from './logger';
+
+export interface AppOptions {
+  deps: Deps;
+  authenticate: (headers: Request['headers']) => Promise<Principal>;
+  /** The embedded IdP's router, mounted at /auth; absent in external IdP mode. */
+  issuer?: express.Router;
+}
+
+type Operation = { operationId: string; security?: unknown[]; requestBody?: { content: Record<string, unknown> }; method: string; path: string };
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export async function createApp(options: AppOptions): Promise<express.Express> {
+  const { deps } = options;
+  const basePath = deps.config.basePath;
+  const api = new OpenAPIBackend({
+    definition: structuredClone(spec) as never,
+    apiRoot: basePath,
+    quick: false,
+    validate: true,
+    coerceTypes: true,
+    strict: true,
+    ajvOpts: { strict: false, allErrors: true },
+  });
+  for (const [operationId, handler] of Object.entries(handlers)) {
+    api.register(operationId, (c: ObContext, ctx: RequestContext) => handler({
+      ...ctx,
+      params: c.request.params as Record<string, string>,
+      query: (c.request.query ?? {}) as Record<string, unknown>,
+    }));
+  }
+  api.register('validationFail', (c: ObContext, ctx: RequestContext) => {
+    throw toValidationError(c.validation.errors ?? [], { requestBody: ctx.body, query: ctx.rawQuery });
+  });
+  await api.init();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use((req, res, next) => {
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID().replace(/-/g, '');
+    res.locals.requestId = id;
+    res.setHeader('X-Request-Id', id);
+    next();
+  });
+  if (options.issuer) app.use('/auth', options.issuer);
+
+  app.use(basePath, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      await serveApi(req, res);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  async function serveApi(req: Request, res: Response): Promise<void> {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const path = basePath + (req.path === '' ? '/' : req.path);
+    const obRequest: ObRequest = { method, path, query: req.query as never, headers: req.headers as never };
+    const operation = api.router.matchOperation(obRequest) as Operation | undefined;
+    const isPublic = Array.isArray(operation?.security) && operation.security.length === 0;
+    const principal = isPublic ? undefined : await options.authenticate(req.headers);
+    if (!operation) throw routeError(method, path);
+    if (MUTATING.has(method)) checkXsrf(req);
+
+    const declared = Object.keys(operation.requestBody?.content ?? {});
+    let body: unknown;
+    let mediaType: string | undefined;
+    if (declared.length > 0) {
+      ({ body, mediaType } = await readBody(req, declared, deps.config.maxBodyBytes));
+      const schema = deref(operation.requestBody?.content[mediaType ?? 'application/json'] ?? operation.requestBody?.content['application/json'])?.schema;
+      if (body !== undefined && mediaType !== 'text/uri-list') body = normaliseEnums(schema, body);
+    } else {
+      await discardBody(req, deps.config.maxBodyBytes);
+    }
+
+    const ctx: RequestContext = {
+      deps, models: deps.models, base: baseUrl(req, deps.config.publicUrl, basePath),
+      principal: principal as Principal, requestId: res.locals.requestId as string,
+      method, path: req.path, headers: req.headers, params: {}, query: {},
+      rawQuery: req.query as Record<string, string | string[]>, body, contentType: mediaType,
+    };
+    const headersForValidation = { ...req.headers };
+    if (mediaType && mediaType !== 'application/json' && mediaType !== 'text/uri-list' && typeof body === 'object') {
+      headersForValidation['content-type'] = 'application/json';
+    }
+    const reply = (await api.handleRequest({ ...obRequest, headers: headersForValidation as never, body }, ctx)) as Reply;
+    if (deps.config.validateResponses) {
+      const problems = responseProblems(operation.operationId, reply.status, reply.body === undefined ? undefined : reply.contentType ?? 'application/hal+json', reply.body);
+      if (problems.length > 0) {
+        logger.error({ operationId: operation.operationId, problems }, 'response does not match the OpenAPI document');
+        throw new HttpError(500, 'Response does not match the OpenAPI document', problems);
+      }
+    }
+    writeReply(req, res, reply);
+  }
+
+  function routeError(method: string, path: string): HttpError {
+    try {
+      api.router.matchOperation({ method, path, headers: {} } as ObRequest, true);
+    } catch (e) {
+      if (String((e as Error).message).startsWith('405')) {
+        const allowed = ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE'].filter((m) => m !== 'HEAD' && api.router.matchOperation({ method: m, path, headers: {} } as ObRequest));
+        if (allowed.includes('GET')) allowed.push('HEAD');
+        return new MethodNotAllowedError(allowed, method);
+      }
+    }
+    return new NotFoundError(`No endpoint ${method} ${path}`);
+  }
+
+  app.use((req, _res, next) => next(new NotFoundError(`No endpoint ${req.method} ${req.path}`)));
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    sendError(req, res, errorReply(err, res.locals.requestId as string));
+  });
+  return app;
+}
+
+/** Mutating browser-style calls carry the XSRF cookie; then the header must repeat it (CONTRACT §1.3). */
+function checkXsrf(req: Request): void {
+  const cookies = String(req.headers.cookie ?? '');
+  const match = /(?:^|;\s*)XSRF-TOKEN=([^;]*)/.exec(cookies);
+  if (!match) return;
+  const header = req.headers['x-xsrf-token'];
+  if (typeof header !== 'string' || decodeURIComponent(match[1]) !== header) {
+    throw new ForbiddenError('Invalid CSRF token: X-XSRF-TOKEN must equal the XSRF-TOKEN cookie');
+  }
+}
+
+export function baseUrl(req: Request, publicUrl: string | undefined, basePath: string): string {
+  if (publicUrl) return publicUrl + basePath;
+  const proto = String(req.headers['x-forwarded-proto'] ?? req.protocol).split(',')[0].trim();
+  const host = String(req.headers['x-forwarded-host'] ?? req.headers.host ?? 'localhost').split(',')[0].trim();
+  return `${proto}://${host}${basePath}`;
+}
+
+function writeReply(req: Request, res: Response, reply: Reply): void {
+  res.status(reply.status);
+  for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+  if (reply.body === undefined || reply.status === 204 || reply.status === 304) {
+    res.end();
+    return;
+  }
+  const type = reply.contentType ?? 'application/hal+json';
+  res.setHeader('Content-Type', type.includes('charset') || !/json|text|yaml/.test(type) ? type : `${type};charset=UTF-8`);
+  const payload = typeof reply.body === 'string' && !/json/.test(type) ? reply.body : JSON.stringify(reply.body);
+  if (req.method === 'HEAD') {
+    res.setHeader('Content-Length', Buffer.byteLength(payload));
+    res.end();
+    return;
+  }
+  res.end(payload);
+}
+

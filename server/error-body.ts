@@ -1,0 +1,43 @@
+/** The one place where failures become the spec §7 body. Stack traces and SQL never reach a client. */
+import type { Request, Response } from 'express';
+import {
+  BaseError, ConnectionError, ForeignKeyConstraintError, OptimisticLockError, TimeoutError, UniqueConstraintError,
+} from 'sequelize';
+import { ConflictError, HttpError, ServiceUnavailableError, UnprocessableError } from '../handlers/_lib/errors';
+import { logger } from './logger';
+
+export function errorReply(err: unknown, requestId: string): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof ConnectionError || err instanceof TimeoutError || isDriverConnectionError(err)) {
+    logger.warn({ requestId, err: (err as Error).message }, 'database unavailable');
+    return new ServiceUnavailableError();
+  }
+  if (err instanceof UniqueConstraintError) {
+    const field = Object.keys(err.fields ?? {}).filter((f) => f !== 'tenant_uid').map(wireName)[0];
+    return new ConflictError(field ? `${field}: already exists` : 'A resource with the same unique value already exists');
+  }
+  if (err instanceof OptimisticLockError) return new ConflictError('The resource was changed by a concurrent update; reload and retry');
+  if (err instanceof ForeignKeyConstraintError) return new UnprocessableError('The resource is in use by other resources');
+  logger.error({ requestId, err: err instanceof BaseError ? { name: err.name, message: err.message } : err }, 'unhandled error');
+  return new HttpError(500, 'Internal server error', ['Internal server error']);
+}
+
+/** `short_name_key` → `shortName`. */
+function wireName(column: string): string {
+  return column.replace(/_key$/, '').replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+function isDriverConnectionError(err: unknown): boolean {
+  const code = (err as { code?: string; parent?: { code?: string } })?.code ?? (err as { parent?: { code?: string } })?.parent?.code;
+  return typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ER_GET_CONNECTION_TIMEOUT', '57P01', '57P03'].includes(code);
+}
+
+export function sendError(req: Request, res: Response, error: HttpError): void {
+  if (res.headersSent) { res.end(); return; }
+  res.status(error.status);
+  for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
+  res.setHeader('Content-Type', 'application/hal+json;charset=UTF-8');
+  const payload = JSON.stringify(error.toBody());
+  if (req.method === 'HEAD') { res.end(); return; }
+  res.end(payload);
+}

@@ -1,0 +1,51 @@
+/** Builds the whole service on an open database connection and starts listening. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Sequelize } from 'sequelize';
+import { createAuthenticator } from '../auth/authenticate';
+import { issuerRouter } from '../auth/issuer';
+import { createKeyStore } from '../auth/keys';
+import type { Deps } from '../handlers/_lib/context';
+import { initModels, type Models } from '../models';
+import { createApp } from './app';
+import type { Config } from './config';
+import { createSecretBox } from './secret-box';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  authUrl: string;
+  models: Models;
+  close: () => Promise<void>;
+}
+
+export async function startServer(options: { config: Config; sequelize: Sequelize; host?: string }): Promise<RunningServer> {
+  const { config, sequelize } = options;
+  const models = initModels(sequelize);
+  let authUrl = config.externalAuthUrl ?? '';
+  const deps: Deps = { models, config, authUrl: () => authUrl };
+  const external = config.externalAuthUrl !== undefined;
+  const keys = external ? undefined : createKeyStore(models, createSecretBox(config));
+  const app = await createApp({
+    deps,
+    authenticate: createAuthenticator({ ...deps, keys }),
+    issuer: keys ? issuerRouter({ ...deps, keys }) : undefined,
+  });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, options.host ?? '0.0.0.0', () => resolve(s));
+    s.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const publicRoot = config.publicUrl ?? `http://localhost:${port}`;
+  if (!external) authUrl = `${publicRoot}/auth`;
+  return {
+    url: publicRoot,
+    port,
+    authUrl,
+    models,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}

@@ -1,0 +1,32 @@
+/** The bundled OpenAPI document, loaded once, with helpers to read dereferenced schemas from it. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export type Schema = Record<string, any>;
+
+const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'generated', 'openapi.json');
+export const specText = readFileSync(file, 'utf8');
+export const spec: Schema = JSON.parse(specText);
+
+export function resolveRef(ref: string): Schema {
+  return ref.slice(2).split('/').reduce((acc: Schema, key) => acc?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+}
+
+/** The schema with `$ref`s replaced (cycles stop at depth 20, which our schemas never reach). */
+export function deref(node: unknown, depth = 0): any {
+  if (depth > 20 || node === null || typeof node !== 'object') return node;
+  if (Array.isArray(node)) return node.map((n) => deref(n, depth + 1));
+  const obj = node as Schema;
+  if (typeof obj.$ref === 'string') return deref(resolveRef(obj.$ref), depth + 1);
+  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, deref(v, depth + 1)]));
+}
+
+export function operationById(operationId: string): Schema | undefined {
+  for (const item of Object.values<Schema>(spec.paths)) {
+    for (const op of Object.values<Schema>(item)) {
+      if (op && typeof op === 'object' && op.operationId === operationId) return op;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,58 @@
+/** Turns ajv errors from request validation into the §7 body: one `<field>: <problem>` per violation. */
+import type { ErrorObject } from 'ajv';
+import { BadBodyError, BadRequestError, type HttpError, type SubError } from '../handlers/_lib/errors';
+
+const SECRET_FIELD = /password|secret|privatekey|private_key/i;
+
+/** `/requestBody/viewers/1` → `viewers[1]`; `/requestBody/properties/segment.ms` → `properties.segment.ms`. */
+export function fieldPath(instancePath: string, missing?: string): string {
+  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (['requestBody', 'query', 'path', 'header', 'params'].includes(parts[0])) parts.shift();
+  if (missing !== undefined) parts.push(missing);
+  return parts.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc === '' ? p : `${acc}.${p}`), '');
+}
+
+function problem(e: ErrorObject, value: unknown): string {
+  const p = e.params as Record<string, any>;
+  switch (e.keyword) {
+    case 'required': return 'is required';
+    case 'type': return value === null ? 'must not be null' : `must be ${Array.isArray(p.type) ? p.type.join(' or ') : p.type}`;
+    case 'minLength': return p.limit === 1 && value === '' ? 'must not be blank' : `size must be at least ${p.limit}`;
+    case 'maxLength': return `size must be at most ${p.limit}`;
+    case 'minItems': return `must have at least ${p.limit} item${p.limit === 1 ? '' : 's'}`;
+    case 'maxItems': return `must have at most ${p.limit} items`;
+    case 'pattern': return `must match "${p.pattern}"`;
+    case 'enum': return `must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
+    case 'minimum': return `must be greater than or equal to ${p.limit}`;
+    case 'maximum': return `must be less than or equal to ${p.limit}`;
+    case 'format': return `must be a valid ${p.format}`;
+    case 'additionalProperties': return `unknown field ${p.additionalProperty}`;
+    default: return e.message ?? 'is invalid';
+  }
+}
+
+function valueAt(root: Record<string, unknown>, instancePath: string): unknown {
+  return instancePath.split('/').slice(1).reduce<unknown>((acc, k) => (acc && typeof acc === 'object' ? (acc as any)[k.replace(/~1/g, '/')] : undefined), root);
+}
+
+export function toValidationError(errors: ErrorObject[], request: Record<string, unknown>): HttpError {
+  const bodyMissing = errors.some((e) => e.keyword === 'parse' || (e.keyword === 'required' && e.instancePath === '' && (e.params as any).missingProperty === 'requestBody'))
+    || errors.some((e) => e.instancePath === '/requestBody' && e.keyword === 'type');
+  if (bodyMissing) return new BadBodyError();
+  // oneOf/anyOf report every branch; the branch errors say more than the summary, and repeat per branch.
+  const seen = new Set<string>();
+  const subErrors: SubError[] = [];
+  for (const e of errors) {
+    if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
+    const field = fieldPath(e.instancePath, e.keyword === 'required' ? (e.params as any).missingProperty : undefined);
+    const value = e.keyword === 'required' ? undefined : valueAt(request, e.instancePath);
+    const message = problem(e, value);
+    if (seen.has(field)) continue;
+    seen.add(field);
+    const sub: SubError = { field, message };
+    if (e.keyword !== 'required' && !SECRET_FIELD.test(field)) sub.rejectedValue = value ?? null;
+    subErrors.push(sub);
+  }
+  if (subErrors.length === 0) return new BadRequestError(['Request is invalid']);
+  return new BadRequestError(subErrors.map((s) => `${s.field}: ${s.message}`), subErrors);
+}
