@@ -1,15 +1,13 @@
 import { Umzug, SequelizeStorage } from 'umzug';
 import type { Sequelize } from 'sequelize';
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
+import { migrations } from '../migrations';
 
-const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
-
-/** umzug over the numbered files in migrations/ (helpers there have no number and are not migrations). */
+/** umzug over the static list in migrations/index.ts (works the same under tsx, vitest and plain node). */
 export function migrator(sequelize: Sequelize) {
+  const context = sequelize.getQueryInterface();
   return new Umzug({
-    migrations: { glob: ['[0-9]*.ts', { cwd: dir }] },
-    context: sequelize.getQueryInterface(),
+    migrations: migrations.map((m) => ({ name: m.name, up: () => m.up({ context }), down: () => m.down({ context }) })),
+    context,
     storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
     logger: undefined,
   });

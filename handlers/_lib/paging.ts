@@ -63,7 +63,7 @@ function pageHref(path: string, extra: [string, string][], p: PageRequest, page:
   params.append('page', String(page));
   params.append('size', String(p.size));
   for (const s of p.sortParams) params.append('sort', s);
-  return `${path}?${params.toString()}`;
+  return `${path}?${params.toString().replace(/%2C/gi, ",")}`;
 }
 
 export function pagingLinks(path: string, extra: [string, string][], p: PageRequest, info: PageInfo): Record<string, Link> {

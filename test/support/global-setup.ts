@@ -1,0 +1,48 @@
+/**
+ * Once per test run: a database server (embedded PostgreSQL 16.8, or the server DATABASE_URL names), a fresh
+ * database on it, migrated once. Test files get its URL through `inject('databaseUrl')`.
+ */
+import type { TestProject } from 'vitest/node';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startEmbeddedPostgres, type EmbeddedDb } from '../../scripts/embedded-postgres';
+import { openDatabase } from '../../models/db';
+import { migrate } from '../../models/migrator';
+import { createRunDatabase } from './run-database';
+
+declare module 'vitest' {
+  export interface ProvidedContext { databaseUrl: string; dataDir: string }
+}
+
+let embedded: EmbeddedDb | undefined;
+let dataDir = '';
+let dropRunDatabase: (() => Promise<void>) | undefined;
+
+export async function setup(project: TestProject): Promise<void> {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'pms-test-'));
+  // embedded-postgres runs initdb as a separate 'postgres' user when we are root; it must reach the folder.
+  chmodSync(dataDir, 0o755);
+  let url: string;
+  if (process.env.DATABASE_URL) {
+    const run = await createRunDatabase(process.env.DATABASE_URL);
+    url = run.url;
+    dropRunDatabase = run.drop;
+  } else {
+    embedded = await startEmbeddedPostgres(dataDir, 'platform_test');
+    url = embedded.url;
+  }
+  const sequelize = openDatabase(url);
+  await migrate(sequelize);
+  const [[version]] = (await sequelize.query('SELECT VERSION() AS v')) as [Array<{ v: string }>, unknown];
+  console.log(`test database: ${url.replace(/\/\/[^@]*@/, '//')} — ${version.v}`);
+  await sequelize.close();
+  project.provide('databaseUrl', url);
+  project.provide('dataDir', dataDir);
+}
+
+export async function teardown(): Promise<void> {
+  if (dropRunDatabase) await dropRunDatabase();
+  if (embedded) await embedded.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
