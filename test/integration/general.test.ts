@@ -1,0 +1,149 @@
+/**
+ * General endpoints and transport conventions (CONTRACT §1.3, §1.4, §3.1): the index, /info, the OpenAPI
+ * documents, X-Request-Id, HEAD and the tolerated trailing slash.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+
+let app: TestApp;
+let t: TestTenant;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  t = await createTenant(app, 'general');
+});
+afterAll(async () => app?.stop());
+
+const TEMPLATED = [
+  'users', 'groups', 'instances', 'clusters', 'environments', 'tenants', 'streams', 'stream_configs', 'schemas',
+  'schema_versions', 'applications', 'application_principals', 'application_access', 'application_access_grants',
+  'application_deployments', 'connect_plugins', 'application_credentials', 'confidentialities', 'integrities', 'support_tiers',
+];
+const PLAIN = ['user', 'group', 'tenant', 'profile'];
+
+describe('GET /api/ (index)', () => {
+  it('has exactly the 24 relations of the spec and nothing but _links', async () => {
+    const res = await call(app, 'GET', '/', { token: t.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/hal\+json/);
+    expect(Object.keys(res.body)).toEqual(['_links']);
+    expect(Object.keys(res.body._links).sort()).toEqual([...TEMPLATED, ...PLAIN].sort());
+    expect(Object.keys(res.body._links)).toHaveLength(24);
+  });
+
+  it.each(TEMPLATED)('%s is an absolute templated link with {?page,size,sort}', async (rel) => {
+    const res = await call(app, 'GET', '/', { token: t.admin.token });
+    expect(res.body._links[rel]).toEqual({ href: `${app.api}/${rel}{?page,size,sort}`, templated: true });
+  });
+
+  it.each(PLAIN)('%s is an absolute plain link', async (rel) => {
+    const res = await call(app, 'GET', '/', { token: t.admin.token });
+    expect(res.body._links[rel].href).toBe(`${app.api}/${rel}`);
+    expect(res.body._links[rel].templated ?? false).toBe(false);
+  });
+
+  it('is served without the trailing slash as well', async () => {
+    const res = await call(app, 'GET', '', { token: t.admin.token });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body._links)).toHaveLength(24);
+  });
+
+  it('needs a token', async () => {
+    const res = await call(app, 'GET', '/');
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('GET /api/info', () => {
+  it('answers without a token with name, description and version x.y.z+build', async () => {
+    const res = await call(app, 'GET', '/info');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(Object.keys(res.body).sort()).toEqual(['description', 'name', 'version']);
+    expect(res.body.name).toBe('platform-management-service');
+    expect(typeof res.body.description).toBe('string');
+    expect(res.body.version).toMatch(/^\d+\.\d+\.\d+\+[A-Za-z0-9.-]+$/);
+  });
+
+  it('ignores an invalid token (public endpoint)', async () => {
+    const res = await call(app, 'GET', '/info', { token: 'garbage' });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('OpenAPI documents', () => {
+  it('/api/openapi.json is public JSON describing the clusters path', async () => {
+    const res = await call(app, 'GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body.openapi).toMatch(/^3\./);
+    expect(res.body.paths['/clusters']).toBeDefined();
+  });
+
+  it('/api/openapi.yaml is public YAML', async () => {
+    const res = await call(app, 'GET', '/openapi.yaml');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/yaml/);
+    expect(res.text).toMatch(/^openapi: ['"]?3\./m);
+    expect(res.text).toContain('/clusters');
+  });
+});
+
+describe('X-Request-Id', () => {
+  it.each([
+    ['a simple id', 'abc-123'],
+    ['dots and underscores', 'req_1.2.3'],
+    ['128 characters', 'x'.repeat(128)],
+  ])('echoes a valid incoming id (%s)', async (_label, id) => {
+    const res = await call(app, 'GET', '/info', { headers: { 'X-Request-Id': id } });
+    expect(res.headers.get('x-request-id')).toBe(id);
+  });
+
+  it.each([
+    ['129 characters', 'x'.repeat(129)],
+    ['spaces', 'has space'],
+    ['a slash', 'a/b'],
+  ])('replaces an invalid incoming id (%s) with a new one', async (_label, id) => {
+    const res = await call(app, 'GET', '/info', { headers: { 'X-Request-Id': id } });
+    const got = res.headers.get('x-request-id');
+    expect(got).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
+    expect(got).not.toBe(id);
+  });
+
+  it('generates a distinct id when none is sent, also on errors', async () => {
+    const a = await call(app, 'GET', '/info');
+    const b = await call(app, 'GET', '/clusters');
+    expect(b.status).toBe(401);
+    expect(a.headers.get('x-request-id')).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
+    expect(b.headers.get('x-request-id')).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
+    expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
+  });
+});
+
+describe('HEAD and trailing slash', () => {
+  it.each(['/', '/info', '/clusters', '/clusters/search'])('HEAD %s answers 200 without a body', async (path) => {
+    const res = await call(app, 'HEAD', path, { token: t.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('');
+    expect(res.headers.get('content-type')).toMatch(/json/);
+  });
+
+  it('HEAD on an item answers 200 with its ETag and no body', async () => {
+    const created = await call(app, 'POST', '/clusters', { token: t.admin.token, body: { name: 'head-1', bootstrapServers: ['b:9092'] } });
+    const res = await call(app, 'HEAD', `/clusters/${created.body.uid}`, { token: t.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('');
+    expect(res.headers.get('etag')).toBe('"0"');
+  });
+
+  it('tolerates a trailing slash on a collection and an item', async () => {
+    const created = await call(app, 'POST', '/clusters/', { token: t.admin.token, body: { name: 'slash-1', bootstrapServers: ['b:9092'] } });
+    expect(created.status).toBe(201);
+    const list = await call(app, 'GET', '/clusters/', { token: t.admin.token });
+    expect(list.status).toBe(200);
+    expect(list.body._embedded.clusters.map((c: { name: string }) => c.name)).toContain('slash-1');
+    const one = await call(app, 'GET', `/clusters/${created.body.uid}/`, { token: t.admin.token });
+    expect(one.status).toBe(200);
+    expect(one.body.uid).toBe(created.body.uid);
+  });
+});
