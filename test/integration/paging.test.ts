@@ -1,0 +1,229 @@
+/**
+ * Paging, sorting, compact listings and searches of a collection (CONTRACT §3.3, §3.6; spec §8), with clusters
+ * as the subject: 7 clusters in this file's tenant, an empty fresh tenant for the empty case.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+
+let app: TestApp;
+let t: TestTenant;
+let empty: TestTenant;
+
+/** name → location; names sort alphabetically in this order. */
+const CLUSTERS: [string, string][] = [
+  ['alpha', 'eu'], ['bravo', 'us'], ['charlie', 'eu'], ['delta', 'us'], ['echo', 'eu'], ['foxtrot', 'us'], ['golf', 'eu'],
+];
+const NAMES = CLUSTERS.map(([n]) => n);
+
+beforeAll(async () => {
+  app = await startTestApp();
+  t = await createTenant(app, 'paging');
+  empty = await createTenant(app, 'paging-empty');
+  for (const [name, location] of CLUSTERS) {
+    const res = await call(app, 'POST', '/clusters', { token: t.admin.token, body: { name, location, bootstrapServers: ['b:9092'] } });
+    if (res.status !== 201) throw new Error(`setup failed: ${res.status} ${res.text}`);
+  }
+});
+afterAll(async () => app?.stop());
+
+const list = (query: string, token = t.admin.token, headers?: Record<string, string>) =>
+  call(app, 'GET', `/clusters${query}`, { token, headers });
+const names = (body: any) => body._embedded.clusters.map((c: { name: string }) => c.name);
+const pagingRels = (links: Record<string, unknown>) => ['first', 'prev', 'next', 'last'].filter((r) => r in links);
+
+describe('collection shape', () => {
+  it('an empty collection keeps [] and a zero page, without first/last/next/prev', async () => {
+    const res = await list('', empty.admin.token);
+    expect(res.status).toBe(200);
+    expect(res.body._embedded).toEqual({ clusters: [] });
+    expect(res.body.page).toEqual({ size: 20, totalElements: 0, totalPages: 0, number: 0 });
+    expect(pagingRels(res.body._links)).toEqual([]);
+    expect(res.body._links.self.href).toBe(`${app.api}/clusters?page=0&size=20`);
+    expect(res.body._links.profile.href).toBe(`${app.api}/profile/clusters`);
+    expect(res.body._links.search.href).toBe(`${app.api}/clusters/search`);
+    expect(res.body._links.create.href).toBe(`${app.api}/clusters`);
+  });
+
+  it('a single page has no paging links beyond self', async () => {
+    const res = await list('');
+    expect(res.status).toBe(200);
+    expect(res.body.page).toEqual({ size: 20, totalElements: 7, totalPages: 1, number: 0 });
+    expect(res.body._embedded.clusters).toHaveLength(7);
+    expect(pagingRels(res.body._links)).toEqual([]);
+  });
+
+  it('a tenant never sees the clusters of another (visibility before paging)', async () => {
+    const res = await list('?size=1', empty.admin.token);
+    expect(res.body.page.totalElements).toBe(0);
+  });
+});
+
+describe('several pages (7 items, size 3 → 3 pages)', () => {
+  it.each([
+    { page: 0, items: ['alpha', 'bravo', 'charlie'], rels: ['first', 'next', 'last'] },
+    { page: 1, items: ['delta', 'echo', 'foxtrot'], rels: ['first', 'prev', 'next', 'last'] },
+    { page: 2, items: ['golf'], rels: ['first', 'prev', 'last'] },
+  ])('page $page holds $items and links $rels', async ({ page, items, rels }) => {
+    const res = await list(`?page=${page}&size=3&sort=name`);
+    expect(res.status).toBe(200);
+    expect(names(res.body)).toEqual(items);
+    expect(res.body.page).toEqual({ size: 3, totalElements: 7, totalPages: 3, number: page });
+    expect(pagingRels(res.body._links)).toEqual(rels);
+    const href = (p: number) => `${app.api}/clusters?page=${p}&size=3&sort=name,asc`;
+    expect(res.body._links.self.href).toBe(href(page));
+    if (rels.includes('first')) expect(res.body._links.first.href).toBe(href(0));
+    if (rels.includes('last')) expect(res.body._links.last.href).toBe(href(2));
+    if (rels.includes('prev')) expect(res.body._links.prev.href).toBe(href(page - 1));
+    if (rels.includes('next')) expect(res.body._links.next.href).toBe(href(page + 1));
+  });
+
+  it('following next links visits every item once', async () => {
+    const seen: string[] = [];
+    let url: string | undefined = `${app.api}/clusters?size=2&sort=name,desc`;
+    let pages = 0;
+    while (url) {
+      const res = await call(app, 'GET', url, { token: t.admin.token });
+      expect(res.status).toBe(200);
+      seen.push(...names(res.body));
+      url = res.body._links.next?.href;
+      pages += 1;
+    }
+    expect(pages).toBe(4);
+    expect(seen).toEqual([...NAMES].reverse());
+  });
+
+  it('a page past the end is empty with the correct totals', async () => {
+    const res = await list('?page=5&size=3');
+    expect(res.status).toBe(200);
+    expect(res.body._embedded.clusters).toEqual([]);
+    expect(res.body.page).toEqual({ size: 3, totalElements: 7, totalPages: 3, number: 5 });
+    expect(res.body._links.next).toBeUndefined();
+    expect(res.body._links.first.href).toContain('page=0');
+    expect(res.body._links.last.href).toContain('page=2');
+  });
+
+  it.each([10000, 9999])('size=%i is accepted', async (size) => {
+    const res = await list(`?size=${size}`);
+    expect(res.status).toBe(200);
+    expect(res.body.page).toEqual({ size, totalElements: 7, totalPages: 1, number: 0 });
+  });
+});
+
+describe('bad paging parameters → 400 naming the parameter', () => {
+  it.each([
+    ['size', '?size=0'],
+    ['size', '?size=10001'],
+    ['size', '?size=abc'],
+    ['page', '?page=-1'],
+    ['page', '?page=abc'],
+    ['page', '?page=1.5'],
+    ['sort', '?sort=unknownField'],
+    ['sort', '?sort=name,sideways'],
+    ['sort', '?sort=name,asc,extra'],
+  ])('%s in %s', async (param, query) => {
+    const res = await list(query);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/hal\+json/);
+    expect(res.body).toMatchObject({ status: 'BAD_REQUEST', message: 'Bad request' });
+    expect(res.body.errors).toHaveLength(1);
+    // A repeatable parameter may be named with its position (`sort[0]`), which still tells the client which one.
+    const named = new RegExp(`^${param}(\\[\\d+\\])?$`);
+    expect(res.body.errors[0]).toMatch(new RegExp(`^${param}(\\[\\d+\\])?: `));
+    expect(res.body.subErrors).toEqual([expect.objectContaining({ field: expect.stringMatching(named) })]);
+  });
+});
+
+describe('sorting', () => {
+  it.each([
+    ['name,asc', NAMES],
+    ['name', NAMES],
+    ['name,desc', [...NAMES].reverse()],
+    ['name,DESC', [...NAMES].reverse()],
+  ])('sort=%s', async (sort, expected) => {
+    const res = await list(`?sort=${sort}`);
+    expect(res.status).toBe(200);
+    expect(names(res.body)).toEqual(expected);
+  });
+
+  it('two sort fields: location asc, then name desc', async () => {
+    const res = await list('?sort=location,asc&sort=name,desc');
+    expect(res.status).toBe(200);
+    expect(names(res.body)).toEqual(['golf', 'echo', 'charlie', 'alpha', 'foxtrot', 'delta', 'bravo']);
+    expect(res.body._links.self.href).toBe(`${app.api}/clusters?page=0&size=20&sort=location,asc&sort=name,desc`);
+  });
+
+  it('paging links keep both sort fields', async () => {
+    const res = await list('?size=2&page=1&sort=location,asc&sort=name,desc');
+    expect(names(res.body)).toEqual(['charlie', 'alpha']);
+    for (const rel of ['first', 'prev', 'self', 'next', 'last']) {
+      expect(res.body._links[rel].href).toContain('sort=location,asc&sort=name,desc');
+    }
+  });
+
+  it.each(['created_at', 'modified_at'])('the common field %s is sortable', async (field) => {
+    const res = await list(`?sort=${field},desc`);
+    expect(res.status).toBe(200);
+    expect(res.body._embedded.clusters).toHaveLength(7);
+  });
+});
+
+describe('compact listing', () => {
+  it('Accept: application/x-spring-data-compact+json answers links only', async () => {
+    const full = await list('?size=3&sort=name');
+    const res = await list('?size=3&sort=name', t.admin.token, { Accept: 'application/x-spring-data-compact+json' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/x-spring-data-compact\+json/);
+    expect(Object.keys(res.body).sort()).toEqual(['content', 'links', 'page']);
+    expect(res.body.content).toEqual([]);
+    expect(res.body.page).toEqual(full.body.page);
+    const items = res.body.links.filter((l: { rel: string }) => l.rel === 'cluster');
+    expect(items.map((l: { href: string }) => l.href)).toEqual(full.body._embedded.clusters.map((c: any) => c._links.self.href));
+    expect(res.body.links).toContainEqual({ rel: 'self', href: full.body._links.self.href });
+    expect(res.body.links).toContainEqual({ rel: 'next', href: full.body._links.next.href });
+  });
+});
+
+describe('searches', () => {
+  it('the search index lists findByName as a templated link', async () => {
+    const res = await call(app, 'GET', '/clusters/search', { token: t.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body._links.self.href).toBe(`${app.api}/clusters/search`);
+    expect(res.body._links.findByName).toEqual({ href: `${app.api}/clusters/search/findByName{?name,page,size,sort}`, templated: true });
+  });
+
+  it.each(['charlie', 'CHARLIE', 'Charlie'])('findByName?name=%s matches ignoring case', async (name) => {
+    const res = await call(app, 'GET', `/clusters/search/findByName?name=${name}`, { token: t.admin.token });
+    expect(res.status).toBe(200);
+    expect(names(res.body)).toEqual(['charlie']);
+    expect(res.body.page).toEqual({ size: 20, totalElements: 1, totalPages: 1, number: 0 });
+    expect(res.body._links.self.href).toBe(`${app.api}/clusters/search/findByName?name=${name}&page=0&size=20`);
+  });
+
+  it('findByName with no match is an empty page, not 404', async () => {
+    const res = await call(app, 'GET', '/clusters/search/findByName?name=nope', { token: t.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body._embedded.clusters).toEqual([]);
+  });
+
+  it('findByName only searches the caller\'s tenant', async () => {
+    const res = await call(app, 'GET', '/clusters/search/findByName?name=alpha', { token: empty.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body._embedded.clusters).toEqual([]);
+  });
+
+  it.each(['', '?name='])('findByName%s without a name → 400 naming it', async (query) => {
+    const res = await call(app, 'GET', `/clusters/search/findByName${query}`, { token: t.admin.token });
+    expect(res.status).toBe(400);
+    expect(res.body.status).toBe('BAD_REQUEST');
+    expect(res.body.errors).toEqual([expect.stringMatching(/^name: /)]);
+  });
+
+  it('search results are compact on request', async () => {
+    const res = await call(app, 'GET', '/clusters/search/findByName?name=golf', {
+      token: t.admin.token, headers: { Accept: 'application/x-spring-data-compact+json' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.links.filter((l: { rel: string }) => l.rel === 'cluster')).toHaveLength(1);
+    expect(res.body.content).toEqual([]);
+  });
+});
