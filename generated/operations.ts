@@ -64,6 +64,81 @@ export const operations = {
     "method": "get",
     "path": "/profile",
     "tag": "General"
+  },
+  "listGroups": {
+    "method": "get",
+    "path": "/groups",
+    "tag": "Groups"
+  },
+  "createGroup": {
+    "method": "post",
+    "path": "/groups",
+    "tag": "Groups"
+  },
+  "listGroupSearches": {
+    "method": "get",
+    "path": "/groups/search",
+    "tag": "Groups"
+  },
+  "findGroupsByName": {
+    "method": "get",
+    "path": "/groups/search/findByName",
+    "tag": "Groups"
+  },
+  "getGroup": {
+    "method": "get",
+    "path": "/groups/{id}",
+    "tag": "Groups"
+  },
+  "replaceGroup": {
+    "method": "put",
+    "path": "/groups/{id}",
+    "tag": "Groups"
+  },
+  "patchGroup": {
+    "method": "patch",
+    "path": "/groups/{id}",
+    "tag": "Groups"
+  },
+  "deleteGroup": {
+    "method": "delete",
+    "path": "/groups/{id}",
+    "tag": "Groups"
+  },
+  "getGroupAssociation": {
+    "method": "get",
+    "path": "/groups/{id}/{rel}",
+    "tag": "Groups"
+  },
+  "replaceGroupAssociation": {
+    "method": "put",
+    "path": "/groups/{id}/{rel}",
+    "tag": "Groups"
+  },
+  "addGroupAssociationTargets": {
+    "method": "post",
+    "path": "/groups/{id}/{rel}",
+    "tag": "Groups"
+  },
+  "patchGroupAssociation": {
+    "method": "patch",
+    "path": "/groups/{id}/{rel}",
+    "tag": "Groups"
+  },
+  "deleteGroupAssociation": {
+    "method": "delete",
+    "path": "/groups/{id}/{rel}",
+    "tag": "Groups"
+  },
+  "getGroupAssociationMember": {
+    "method": "get",
+    "path": "/groups/{id}/{rel}/{propertyId}",
+    "tag": "Groups"
+  },
+  "deleteGroupAssociationMember": {
+    "method": "delete",
+    "path": "/groups/{id}/{rel}/{propertyId}",
+    "tag": "Groups"
   }
 } as const;
 

@@ -203,6 +203,195 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups
+         * @description The tenant's groups, paged and sortable (any scalar field).
+         */
+        get: operations["listGroups"];
+        put?: never;
+        /**
+         * Create a group
+         * @description Creates a group (TENANT_ADMIN). `members`, `managers` and `resourceManagers` are user references (default `[]`). Audited as CREATED (Group).
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Group search methods
+         * @description Links to the search methods of groups.
+         */
+        get: operations["listGroupSearches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/search/findByName": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find groups by name
+         * @description Groups whose name equals `name` (case-insensitive), as a page.
+         */
+        get: operations["findGroupsByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a group
+         * @description One group, with `ETag` and `Last-Modified`.
+         */
+        get: operations["getGroup"];
+        /**
+         * Replace a group
+         * @description Replaces all writable fields and the user lists (absent ones become empty). TENANT_ADMIN or a manager of the group. Audited as UPDATED.
+         */
+        put: operations["replaceGroup"];
+        post?: never;
+        /**
+         * Delete a group
+         * @description Deletes a group that owns no environment (else 422). TENANT_ADMIN or a manager of the group. Audited as DELETED.
+         */
+        delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a group
+         * @description Changes the given fields only; given user lists replace the current ones. TENANT_ADMIN or a manager of the group. Audited as UPDATED.
+         */
+        patch: operations["patchGroup"];
+        trace?: never;
+    };
+    "/groups/{id}/{rel}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
+                 * @example members
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an association of a group
+         * @description The linked resources: a to-one association answers the target item (404 when unset), a to-many one `{_embedded:{<collection>:[…]}, _links:{self}}`. With `Accept: text/uri-list` the target URIs, one per line.
+         */
+        get: operations["getGroupAssociation"];
+        /**
+         * Replace an association of a group
+         * @description Replaces the targets (a to-one association takes exactly one URI). Immutable associations accept only the current target (else 422). Audited as UPDATED.
+         */
+        put: operations["replaceGroupAssociation"];
+        /**
+         * Add targets to an association of a group
+         * @description Appends targets to a to-many association (405 on a to-one association). Audited as UPDATED.
+         */
+        post: operations["addGroupAssociationTargets"];
+        /**
+         * Clear an association of a group
+         * @description Unsets an optional to-one association (204); a required one answers 422 and a to-many one 405 (unlink members one by one at `/{rel}/{propertyId}`).
+         */
+        delete: operations["deleteGroupAssociation"];
+        options?: never;
+        head?: never;
+        /**
+         * Add to or set an association of a group
+         * @description Appends targets to a to-many association, or sets a to-one association (exactly one URI). Audited as UPDATED.
+         */
+        patch: operations["patchGroupAssociation"];
+        trace?: never;
+    };
+    "/groups/{id}/{rel}/{propertyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
+                 * @example members
+                 */
+                rel: string;
+                /**
+                 * @description The uid of one linked resource.
+                 * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
+                 */
+                propertyId: components["parameters"]["propertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one linked resource of a group
+         * @description The linked resource with uid `propertyId`; 404 when it is not linked.
+         */
+        get: operations["getGroupAssociationMember"];
+        put?: never;
+        post?: never;
+        /**
+         * Unlink one resource from a group
+         * @description Removes the resource with uid `propertyId` from the association. Audited as UPDATED.
+         */
+        delete: operations["deleteGroupAssociationMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -377,6 +566,53 @@ export interface components {
             /** @example 7.0.0+20261121.abc1234 */
             version: string;
         };
+        /**
+         * @description What an association path answers: for a to-many association `{_embedded:{<collection>:[…]}, _links:{self}}`,
+         *     for a to-one association (and one member) the linked item itself.
+         * @example {
+         *       "_embedded": {
+         *         "clusters": [
+         *           {
+         *             "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *             "name": "aws-eu-central",
+         *             "_links": {
+         *               "self": {
+         *                 "href": "https://portal.example.com/api/clusters/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *               }
+         *             }
+         *           }
+         *         ]
+         *       },
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/instances/7a1b2c3d4e5f40718293a4b5c6d7e8f9/clusters"
+         *         }
+         *       }
+         *     }
+         */
+        AssociationTargets: {
+            _embedded?: {
+                [key: string]: Record<string, never>[];
+            };
+            _links: components["schemas"]["Links"];
+        };
+        /**
+         * @description An e-mail address as a string or as `{email}`; `null` clears it.
+         * @example {
+         *       "email": "team@example.com"
+         *     }
+         */
+        EmailAddressInput: (string | null) | ({
+            email?: string | null;
+        } | null);
+        /**
+         * @example {
+         *       "email": "team@example.com"
+         *     }
+         */
+        EmailAddress: {
+            email: string;
+        } | null;
         /** @description Writable fields of a cluster. */
         ClusterFields: {
             /**
@@ -473,6 +709,84 @@ export interface components {
         ClusterCollection: {
             _embedded: {
                 clusters: components["schemas"]["Cluster"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["Page"];
+        };
+        /** @description Writable fields of a group. */
+        GroupFields: {
+            /**
+             * @description Unique per tenant (case-insensitive).
+             * @example Team Orders
+             */
+            name?: string;
+            emailAddress?: components["schemas"]["EmailAddressInput"];
+            /** @example +31 20 123 4567 */
+            phoneNumber?: string | null;
+            members?: components["schemas"]["ReferenceList"];
+            managers?: components["schemas"]["ReferenceList"];
+            resourceManagers?: components["schemas"]["ReferenceList"];
+        };
+        /**
+         * @description A group to create (POST) or the full replacement (PUT); absent optional fields take their defaults.
+         * @example {
+         *       "name": "Team Orders",
+         *       "emailAddress": "team-orders@example.com",
+         *       "members": [
+         *         "https://portal.example.com/api/users/7a1b2c3d4e5f40718293a4b5c6d7e8f9"
+         *       ]
+         *     }
+         */
+        GroupCreate: components["schemas"]["GroupFields"] & unknown;
+        /**
+         * @example {
+         *       "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *       "name": "Team Orders",
+         *       "emailAddress": {
+         *         "email": "team-orders@example.com"
+         *       },
+         *       "phoneNumber": null,
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "admin@demo.local",
+         *       "modified_by": "admin@demo.local",
+         *       "_embedded": {
+         *         "members": [],
+         *         "managers": [],
+         *         "resourceManagers": []
+         *       },
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *         },
+         *         "group": {
+         *           "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *         },
+         *         "members": {
+         *           "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f/members"
+         *         },
+         *         "managers": {
+         *           "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f/managers"
+         *         },
+         *         "resourceManagers": {
+         *           "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f/resourceManagers"
+         *         }
+         *       }
+         *     }
+         */
+        Group: components["schemas"]["Common"] & {
+            name: string;
+            emailAddress: components["schemas"]["EmailAddress"];
+            phoneNumber: string | null;
+            _embedded?: {
+                members?: Record<string, never>[];
+                managers?: Record<string, never>[];
+                resourceManagers?: Record<string, never>[];
+            };
+        };
+        GroupCollection: {
+            _embedded: {
+                groups: components["schemas"]["Group"][];
             };
             _links: components["schemas"]["Links"];
             page: components["schemas"]["Page"];
@@ -1203,6 +1517,616 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["GroupCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` is the new group's URI. */
+            201: {
+                headers: {
+                    /** @description URI of the new group */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listGroupSearches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["SearchIndex"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    findGroupsByName: {
+        parameters: {
+            query: {
+                /** @example Team Orders */
+                name: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["GroupCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the item's ETag equals this value.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    /** @description Version of the group */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Group"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replaceGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupCreate"];
+            };
+        };
+        responses: {
+            /** @description The updated group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    deleteGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    patchGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phoneNumber": "+31 20 123 4567"
+                 *     }
+                 */
+                "application/json": components["schemas"]["GroupFields"];
+                "application/merge-patch+json": components["schemas"]["GroupFields"];
+            };
+        };
+        responses: {
+            /** @description The updated group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    getGroupAssociation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
+                 * @example members
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked resources. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["AssociationTargets"];
+                    /** @example https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                    "text/uri-list": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replaceGroupAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
+                 * @example members
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociationBody"];
+                /**
+                 * @example {
+                 *       "links": [
+                 *         {
+                 *           "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-spring-data-compact+json": components["schemas"]["AssociationBody"];
+                /** @example https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                "text/uri-list": components["schemas"]["AssociationBody"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    addGroupAssociationTargets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
+                 * @example members
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociationBody"];
+                /**
+                 * @example {
+                 *       "links": [
+                 *         {
+                 *           "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-spring-data-compact+json": components["schemas"]["AssociationBody"];
+                /** @example https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                "text/uri-list": components["schemas"]["AssociationBody"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    deleteGroupAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
+                 * @example members
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    patchGroupAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
+                 * @example members
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociationBody"];
+                /**
+                 * @example {
+                 *       "links": [
+                 *         {
+                 *           "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-spring-data-compact+json": components["schemas"]["AssociationBody"];
+                /** @example https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                "text/uri-list": components["schemas"]["AssociationBody"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    getGroupAssociationMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
+                 * @example members
+                 */
+                rel: string;
+                /**
+                 * @description The uid of one linked resource.
+                 * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
+                 */
+                propertyId: components["parameters"]["propertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked resource. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "https://portal.example.com/api/groups/7a1b2c3d4e5f40718293a4b5c6d7e8f9"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/hal+json": components["schemas"]["AssociationTargets"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteGroupAssociationMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
+                 * @example members
+                 */
+                rel: string;
+                /**
+                 * @description The uid of one linked resource.
+                 * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
+                 */
+                propertyId: components["parameters"]["propertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
         };
     };
 }

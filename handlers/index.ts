@@ -6,6 +6,7 @@ import type { OperationId } from '../generated/operations';
 import type { Handler } from './_lib/reply';
 import * as general from './general';
 import * as clusters from './clusters';
+import * as groups from './groups';
 
 type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
 
@@ -16,6 +17,7 @@ function handlersOf<M extends object>(module: M): HandlersOf<M> {
 export const handlers = {
   ...handlersOf(general),
   ...handlersOf(clusters),
+  ...handlersOf(groups),
 } satisfies Record<OperationId, Handler>;
 
 type Extra = Exclude<keyof typeof handlers, OperationId>;
