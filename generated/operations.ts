@@ -65,6 +65,11 @@ export const operations = {
     "path": "/profile",
     "tag": "General"
   },
+  "getCollectionProfile": {
+    "method": "get",
+    "path": "/profile/{collection}",
+    "tag": "General"
+  },
   "listGroups": {
     "method": "get",
     "path": "/groups",
@@ -139,6 +144,91 @@ export const operations = {
     "method": "delete",
     "path": "/groups/{id}/{rel}/{propertyId}",
     "tag": "Groups"
+  },
+  "listInstances": {
+    "method": "get",
+    "path": "/instances",
+    "tag": "Instances"
+  },
+  "createInstance": {
+    "method": "post",
+    "path": "/instances",
+    "tag": "Instances"
+  },
+  "listInstanceSearches": {
+    "method": "get",
+    "path": "/instances/search",
+    "tag": "Instances"
+  },
+  "findInstancesByName": {
+    "method": "get",
+    "path": "/instances/search/findByName",
+    "tag": "Instances"
+  },
+  "getInstance": {
+    "method": "get",
+    "path": "/instances/{id}",
+    "tag": "Instances"
+  },
+  "replaceInstance": {
+    "method": "put",
+    "path": "/instances/{id}",
+    "tag": "Instances"
+  },
+  "patchInstance": {
+    "method": "patch",
+    "path": "/instances/{id}",
+    "tag": "Instances"
+  },
+  "deleteInstance": {
+    "method": "delete",
+    "path": "/instances/{id}",
+    "tag": "Instances"
+  },
+  "findInstanceByShortName": {
+    "method": "get",
+    "path": "/instances/search/findByShortName",
+    "tag": "Instances"
+  },
+  "findInstancesByAttributes": {
+    "method": "get",
+    "path": "/instances/search/findByAttributes",
+    "tag": "Instances"
+  },
+  "getInstanceAssociation": {
+    "method": "get",
+    "path": "/instances/{id}/{rel}",
+    "tag": "Instances"
+  },
+  "replaceInstanceAssociation": {
+    "method": "put",
+    "path": "/instances/{id}/{rel}",
+    "tag": "Instances"
+  },
+  "addInstanceAssociationTargets": {
+    "method": "post",
+    "path": "/instances/{id}/{rel}",
+    "tag": "Instances"
+  },
+  "patchInstanceAssociation": {
+    "method": "patch",
+    "path": "/instances/{id}/{rel}",
+    "tag": "Instances"
+  },
+  "deleteInstanceAssociation": {
+    "method": "delete",
+    "path": "/instances/{id}/{rel}",
+    "tag": "Instances"
+  },
+  "getInstanceAssociationMember": {
+    "method": "get",
+    "path": "/instances/{id}/{rel}/{propertyId}",
+    "tag": "Instances"
+  },
+  "deleteInstanceAssociationMember": {
+    "method": "delete",
+    "path": "/instances/{id}/{rel}/{propertyId}",
+    "tag": "Instances"
   }
 } as const;
 

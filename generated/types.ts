@@ -203,6 +203,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/profile/{collection}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metadata of one collection
+         * @description ALPS description (`application/alps+json`, the default) of the collection's representation and operations, or,
+         *     with `Accept: application/schema+json`, a draft-07 JSON Schema of one item (taken from this OpenAPI document).
+         */
+        get: operations["getCollectionProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups": {
         parameters: {
             query?: never;
@@ -387,6 +408,235 @@ export interface paths {
          * @description Removes the resource with uid `propertyId` from the association. Audited as UPDATED.
          */
         delete: operations["deleteGroupAssociationMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/instances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List instances
+         * @description The tenant's instances, paged and sortable (any scalar field).
+         */
+        get: operations["listInstances"];
+        put?: never;
+        /**
+         * Create a instance
+         * @description Creates an instance (TENANT_ADMIN). `topicNamePattern` defaults to `{tenant}-{instance}-{environment}-{stream}`, `enabledAuthenticationMethods` to the tenant's supported methods. `supportTier` is not served yet (reference data comes later). Audited as CREATED, plus CLUSTER_ADDED per cluster (Instance).
+         */
+        post: operations["createInstance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/instances/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Instance search methods
+         * @description Links to the search methods of instances.
+         */
+        get: operations["listInstanceSearches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/instances/search/findByName": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find instances by name
+         * @description Instances whose name equals `name` (case-insensitive), as a page.
+         */
+        get: operations["findInstancesByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/instances/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a instance
+         * @description One instance, with `ETag` and `Last-Modified`.
+         */
+        get: operations["getInstance"];
+        /**
+         * Replace a instance
+         * @description Replaces all writable fields (absent optional fields take their defaults); `shortName` cannot change (422). TENANT_ADMIN. Audited as UPDATED plus CLUSTER_ADDED / CLUSTER_REMOVED per cluster gained or lost.
+         */
+        put: operations["replaceInstance"];
+        post?: never;
+        /**
+         * Delete a instance
+         * @description Deletes an instance no environment runs on (else 422). TENANT_ADMIN. Audited as DELETED.
+         */
+        delete: operations["deleteInstance"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a instance
+         * @description Changes the given fields only; `shortName` cannot change (422). TENANT_ADMIN. Audited as UPDATED plus CLUSTER_ADDED / CLUSTER_REMOVED.
+         */
+        patch: operations["patchInstance"];
+        trace?: never;
+    };
+    "/instances/search/findByShortName": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the instance with a short name
+         * @description The one instance whose `shortName` equals `shortName` (case-insensitive); 404 when none.
+         */
+        get: operations["findInstanceByShortName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/instances/search/findByAttributes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find instances by name and/or short name
+         * @description Instances whose `name` and/or `shortName` equal the given values (case-insensitive); no parameter lists all.
+         */
+        get: operations["findInstancesByAttributes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/instances/{id}/{rel}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `clusters` (to-many, clusters).
+                 * @example clusters
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an association of a instance
+         * @description The linked resources: a to-one association answers the target item (404 when unset), a to-many one `{_embedded:{<collection>:[…]}, _links:{self}}`. With `Accept: text/uri-list` the target URIs, one per line.
+         */
+        get: operations["getInstanceAssociation"];
+        /**
+         * Replace an association of a instance
+         * @description Replaces the targets (a to-one association takes exactly one URI). Immutable associations accept only the current target (else 422). Audited as UPDATED.
+         */
+        put: operations["replaceInstanceAssociation"];
+        /**
+         * Add targets to an association of a instance
+         * @description Appends targets to a to-many association (405 on a to-one association). Audited as UPDATED.
+         */
+        post: operations["addInstanceAssociationTargets"];
+        /**
+         * Clear an association of a instance
+         * @description Unsets an optional to-one association (204); a required one answers 422 and a to-many one 405 (unlink members one by one at `/{rel}/{propertyId}`).
+         */
+        delete: operations["deleteInstanceAssociation"];
+        options?: never;
+        head?: never;
+        /**
+         * Add to or set an association of a instance
+         * @description Appends targets to a to-many association, or sets a to-one association (exactly one URI). Audited as UPDATED.
+         */
+        patch: operations["patchInstanceAssociation"];
+        trace?: never;
+    };
+    "/instances/{id}/{rel}/{propertyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `clusters` (to-many, clusters).
+                 * @example clusters
+                 */
+                rel: string;
+                /**
+                 * @description The uid of one linked resource.
+                 * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
+                 */
+                propertyId: components["parameters"]["propertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one linked resource of a instance
+         * @description The linked resource with uid `propertyId`; 404 when it is not linked.
+         */
+        get: operations["getInstanceAssociationMember"];
+        put?: never;
+        post?: never;
+        /**
+         * Unlink one resource from a instance
+         * @description Removes the resource with uid `propertyId` from the association. Audited as UPDATED.
+         */
+        delete: operations["deleteInstanceAssociationMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -787,6 +1037,99 @@ export interface components {
         GroupCollection: {
             _embedded: {
                 groups: components["schemas"]["Group"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["Page"];
+        };
+        /** @description Writable fields of an instance. */
+        InstanceFields: {
+            /**
+             * @description Unique per tenant (case-insensitive).
+             * @example Production
+             */
+            name?: string;
+            /**
+             * @description Unique per tenant; immutable once created.
+             * @example prod
+             */
+            shortName?: string;
+            /** @example Production instance */
+            description?: string | null;
+            /**
+             * @description Kafka topic naming; only the placeholders `{tenant}`, `{instance}`, `{environment}` and `{stream}` (required).
+             * @example {tenant}-{instance}-{environment}-{stream}
+             */
+            topicNamePattern?: string;
+            clusters?: components["schemas"]["ReferenceList"];
+            /** @description Defaults to the tenant's supported authentication methods. */
+            enabledAuthenticationMethods?: components["schemas"]["AuthenticationMethod"][];
+            /** @example false */
+            granularBrowsePermission?: boolean;
+            /** @example true */
+            connectEnabled?: boolean;
+        };
+        /**
+         * @description An instance to create (POST) or the full replacement (PUT); absent optional fields take their defaults.
+         * @example {
+         *       "name": "Production",
+         *       "shortName": "prod",
+         *       "clusters": [
+         *         "https://portal.example.com/api/clusters/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *       ]
+         *     }
+         */
+        InstanceCreate: components["schemas"]["InstanceFields"] & unknown;
+        /**
+         * @example {
+         *       "uid": "7a1b2c3d4e5f40718293a4b5c6d7e8f9",
+         *       "name": "Production",
+         *       "shortName": "prod",
+         *       "description": null,
+         *       "topicNamePattern": "{tenant}-{instance}-{environment}-{stream}",
+         *       "enabledAuthenticationMethods": [
+         *         {
+         *           "rank": 1,
+         *           "protocol": "SSL",
+         *           "mechanism": "MUTUAL_TLS"
+         *         }
+         *       ],
+         *       "granularBrowsePermission": false,
+         *       "connectEnabled": true,
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "admin@demo.local",
+         *       "modified_by": "admin@demo.local",
+         *       "_embedded": {
+         *         "clusters": []
+         *       },
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/instances/7a1b2c3d4e5f40718293a4b5c6d7e8f9"
+         *         },
+         *         "instance": {
+         *           "href": "https://portal.example.com/api/instances/7a1b2c3d4e5f40718293a4b5c6d7e8f9"
+         *         },
+         *         "clusters": {
+         *           "href": "https://portal.example.com/api/instances/7a1b2c3d4e5f40718293a4b5c6d7e8f9/clusters"
+         *         }
+         *       }
+         *     }
+         */
+        Instance: components["schemas"]["Common"] & {
+            name: string;
+            shortName: string;
+            description: string | null;
+            topicNamePattern: string;
+            enabledAuthenticationMethods: components["schemas"]["AuthenticationMethod"][];
+            granularBrowsePermission: boolean;
+            connectEnabled: boolean;
+            _embedded?: {
+                clusters?: Record<string, never>[];
+            };
+        };
+        InstanceCollection: {
+            _embedded: {
+                instances: components["schemas"]["Instance"][];
             };
             _links: components["schemas"]["Links"];
             page: components["schemas"]["Page"];
@@ -1519,6 +1862,61 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    getCollectionProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A collection relation of the index.
+                 * @example clusters
+                 */
+                collection: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "alps": {
+                     *         "version": "1.0",
+                     *         "descriptor": [
+                     *           {
+                     *             "id": "cluster-representation",
+                     *             "href": "https://portal.example.com/api/profile/clusters",
+                     *             "descriptor": [
+                     *               {
+                     *                 "name": "name",
+                     *                 "type": "SEMANTIC"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/alps+json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "$schema": "http://json-schema.org/draft-07/schema#",
+                     *       "title": "Cluster",
+                     *       "type": "object"
+                     *     }
+                     */
+                    "application/schema+json": Record<string, never>;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     listGroups: {
         parameters: {
             query?: {
@@ -2109,6 +2507,688 @@ export interface operations {
                 /**
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
+                 */
+                rel: string;
+                /**
+                 * @description The uid of one linked resource.
+                 * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
+                 */
+                propertyId: components["parameters"]["propertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    listInstances: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of instances. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["InstanceCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createInstance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstanceCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` is the new instance's URI. */
+            201: {
+                headers: {
+                    /** @description URI of the new instance */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Instance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listInstanceSearches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["SearchIndex"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    findInstancesByName: {
+        parameters: {
+            query: {
+                /** @example Production */
+                name: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching instances. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["InstanceCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getInstance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the item's ETag equals this value.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instance. */
+            200: {
+                headers: {
+                    /** @description Version of the instance */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Instance"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replaceInstance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstanceCreate"];
+            };
+        };
+        responses: {
+            /** @description The updated instance. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Instance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    deleteInstance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    patchInstance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Moved to the new data centre"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InstanceFields"];
+                "application/merge-patch+json": components["schemas"]["InstanceFields"];
+            };
+        };
+        responses: {
+            /** @description The updated instance. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Instance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    findInstanceByShortName: {
+        parameters: {
+            query: {
+                /** @example prod */
+                shortName: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instance. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Instance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    findInstancesByAttributes: {
+        parameters: {
+            query?: {
+                /** @example Production */
+                name?: string;
+                /** @example prod */
+                shortName?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching instances. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["InstanceCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getInstanceAssociation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `clusters` (to-many, clusters).
+                 * @example clusters
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked resources. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["AssociationTargets"];
+                    /** @example https://portal.example.com/api/instances/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                    "text/uri-list": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replaceInstanceAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `clusters` (to-many, clusters).
+                 * @example clusters
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociationBody"];
+                /**
+                 * @example {
+                 *       "links": [
+                 *         {
+                 *           "href": "https://portal.example.com/api/instances/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-spring-data-compact+json": components["schemas"]["AssociationBody"];
+                /** @example https://portal.example.com/api/instances/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                "text/uri-list": components["schemas"]["AssociationBody"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    addInstanceAssociationTargets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `clusters` (to-many, clusters).
+                 * @example clusters
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociationBody"];
+                /**
+                 * @example {
+                 *       "links": [
+                 *         {
+                 *           "href": "https://portal.example.com/api/instances/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-spring-data-compact+json": components["schemas"]["AssociationBody"];
+                /** @example https://portal.example.com/api/instances/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                "text/uri-list": components["schemas"]["AssociationBody"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    deleteInstanceAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `clusters` (to-many, clusters).
+                 * @example clusters
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    patchInstanceAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `clusters` (to-many, clusters).
+                 * @example clusters
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociationBody"];
+                /**
+                 * @example {
+                 *       "links": [
+                 *         {
+                 *           "href": "https://portal.example.com/api/instances/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-spring-data-compact+json": components["schemas"]["AssociationBody"];
+                /** @example https://portal.example.com/api/instances/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                "text/uri-list": components["schemas"]["AssociationBody"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    getInstanceAssociationMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `clusters` (to-many, clusters).
+                 * @example clusters
+                 */
+                rel: string;
+                /**
+                 * @description The uid of one linked resource.
+                 * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
+                 */
+                propertyId: components["parameters"]["propertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked resource. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "https://portal.example.com/api/instances/7a1b2c3d4e5f40718293a4b5c6d7e8f9"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/hal+json": components["schemas"]["AssociationTargets"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteInstanceAssociationMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `clusters` (to-many, clusters).
+                 * @example clusters
                  */
                 rel: string;
                 /**

@@ -5,8 +5,10 @@
 import type { OperationId } from '../generated/operations';
 import type { Handler } from './_lib/reply';
 import * as general from './general';
+import * as profile from './profile';
 import * as clusters from './clusters';
 import * as groups from './groups';
+import * as instances from './instances';
 
 type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
 
@@ -16,8 +18,10 @@ function handlersOf<M extends object>(module: M): HandlersOf<M> {
 
 export const handlers = {
   ...handlersOf(general),
+  ...handlersOf(profile),
   ...handlersOf(clusters),
   ...handlersOf(groups),
+  ...handlersOf(instances),
 } satisfies Record<OperationId, Handler>;
 
 type Extra = Exclude<keyof typeof handlers, OperationId>;

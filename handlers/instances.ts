@@ -1,0 +1,97 @@
+import { Op } from 'sequelize';
+import { isTenantAdmin } from '../auth/permissions';
+import type { AuditEntry } from '../models/audit-event';
+import { DEFAULT_TOPIC_NAME_PATTERN } from '../models/instance';
+import { associationHandlers } from './_lib/associations';
+import { resourceHandlers } from './_lib/crud';
+import { BadRequestError } from './_lib/errors';
+import type { Change, Resource } from './_lib/resource';
+import { clusterResource } from './clusters';
+
+const PLACEHOLDERS = new Set(['tenant', 'instance', 'environment', 'stream']);
+
+/** `{stream}` is required; no placeholder other than `{tenant}`, `{instance}`, `{environment}`, `{stream}`. */
+function topicNamePatternProblem(pattern: string): string | null {
+  const used = [...pattern.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]);
+  const unknown = used.filter((p) => !PLACEHOLDERS.has(p));
+  if (unknown.length > 0) return `unknown placeholder {${unknown[0]}}; only {tenant}, {instance}, {environment} and {stream} are allowed`;
+  if (!used.includes('stream')) return 'must contain {stream}';
+  return null;
+}
+
+/** One CLUSTER_ADDED / CLUSTER_REMOVED per cluster gained or lost. */
+function clusterEvents({ row, before, after }: Change): AuditEntry[] {
+  if (!after) return []; // a delete is audited as DELETED only
+  const old = (before?.clusters as string[] | undefined) ?? [];
+  const now = (after?.clusters as string[] | undefined) ?? [];
+  const event = (action: string, cluster: string): AuditEntry => ({ action, resourceType: 'Instance', resourceName: row.name, resourceId: row.uid, details: { cluster } });
+  return [
+    ...now.filter((c) => !old.includes(c)).map((c) => event('CLUSTER_ADDED', c)),
+    ...old.filter((c) => !now.includes(c)).map((c) => event('CLUSTER_REMOVED', c)),
+  ];
+}
+
+const key = (v: unknown) => String(v).toLowerCase();
+
+export const instanceResource: Resource = {
+  collection: 'instances',
+  itemRel: 'instance',
+  model: (m) => m.Instance,
+  auditType: 'Instance',
+  auditName: (row) => row.name,
+  fields: [
+    { name: 'name', unique: true },
+    { name: 'shortName', unique: true, immutable: true },
+    { name: 'description' },
+    { name: 'topicNamePattern', default: () => DEFAULT_TOPIC_NAME_PATTERN, input: (v) => v ?? DEFAULT_TOPIC_NAME_PATTERN },
+    { name: 'enabledAuthenticationMethods', kind: 'list', default: (ctx) => ctx.principal.tenant.supportedAuthenticationMethods ?? [] },
+    { name: 'granularBrowsePermission', default: () => false, input: (v) => v ?? false },
+    { name: 'connectEnabled', default: () => true, input: (v) => v ?? true },
+  ],
+  associations: [
+    { rel: 'clusters', target: () => clusterResource, many: true, join: 'InstanceCluster' },
+  ],
+  searches: [
+    { name: 'findByName', params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: key(a.name) }) },
+    { name: 'findByShortName', single: true, params: [{ name: 'shortName', required: true }], where: (a) => ({ shortNameKey: key(a.shortName) }) },
+    {
+      name: 'findByAttributes',
+      params: [{ name: 'name' }, { name: 'shortName' }],
+      where: (a) => ({ [Op.and]: [a.name !== undefined ? { nameKey: key(a.name) } : {}, a.shortName !== undefined ? { shortNameKey: key(a.shortName) } : {}] }),
+    },
+  ],
+  policy: { canCreate: isTenantAdmin, canEdit: isTenantAdmin, canDelete: isTenantAdmin },
+  check: (_ctx, values) => {
+    if (typeof values.topicNamePattern !== 'string') return;
+    const problem = topicNamePatternProblem(values.topicNamePattern);
+    if (problem) {
+      throw new BadRequestError([`topicNamePattern: ${problem}`], [{ field: 'topicNamePattern', message: problem, rejectedValue: values.topicNamePattern }]);
+    }
+  },
+  blockers: async (ctx, row, transaction) => {
+    const used = await ctx.models.Environment.count({ where: { instanceUid: row.uid }, transaction });
+    return used > 0 ? `Instance ${row.name} has ${used} environment(s); delete them first` : null;
+  },
+  extraAudit: clusterEvents,
+};
+
+const h = resourceHandlers(instanceResource);
+export const listInstances = h.list;
+export const createInstance = h.create;
+export const getInstance = h.get;
+export const replaceInstance = h.replace;
+export const patchInstance = h.patch;
+export const deleteInstance = h.remove;
+export const listInstanceSearches = h.searchIndex;
+export const findInstancesByName = h.search('findByName');
+export const findInstanceByShortName = h.search('findByShortName');
+export const findInstancesByAttributes = h.search('findByAttributes');
+
+const a = associationHandlers(instanceResource);
+export const getInstanceAssociation = a.get;
+export const replaceInstanceAssociation = a.put;
+export const addInstanceAssociationTargets = a.post;
+export const patchInstanceAssociation = a.patch;
+export const deleteInstanceAssociation = a.remove;
+export const getInstanceAssociationMember = a.getMember;
+export const deleteInstanceAssociationMember = a.removeMember;
