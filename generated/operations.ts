@@ -40,6 +40,96 @@ export const operations = {
     "path": "/clusters/{id}",
     "tag": "Clusters"
   },
+  "listEnvironments": {
+    "method": "get",
+    "path": "/environments",
+    "tag": "Environments"
+  },
+  "createEnvironment": {
+    "method": "post",
+    "path": "/environments",
+    "tag": "Environments"
+  },
+  "listEnvironmentSearches": {
+    "method": "get",
+    "path": "/environments/search",
+    "tag": "Environments"
+  },
+  "findEnvironmentsByName": {
+    "method": "get",
+    "path": "/environments/search/findByName",
+    "tag": "Environments"
+  },
+  "getEnvironment": {
+    "method": "get",
+    "path": "/environments/{id}",
+    "tag": "Environments"
+  },
+  "replaceEnvironment": {
+    "method": "put",
+    "path": "/environments/{id}",
+    "tag": "Environments"
+  },
+  "patchEnvironment": {
+    "method": "patch",
+    "path": "/environments/{id}",
+    "tag": "Environments"
+  },
+  "deleteEnvironment": {
+    "method": "delete",
+    "path": "/environments/{id}",
+    "tag": "Environments"
+  },
+  "findEnvironmentByShortName": {
+    "method": "get",
+    "path": "/environments/search/findByShortName",
+    "tag": "Environments"
+  },
+  "findEnvironmentsByInstance": {
+    "method": "get",
+    "path": "/environments/search/findByInstance",
+    "tag": "Environments"
+  },
+  "synchronizeEnvironment": {
+    "method": "post",
+    "path": "/environments/{id}/synchronize",
+    "tag": "Environments"
+  },
+  "getEnvironmentAssociation": {
+    "method": "get",
+    "path": "/environments/{id}/{rel}",
+    "tag": "Environments"
+  },
+  "replaceEnvironmentAssociation": {
+    "method": "put",
+    "path": "/environments/{id}/{rel}",
+    "tag": "Environments"
+  },
+  "addEnvironmentAssociationTargets": {
+    "method": "post",
+    "path": "/environments/{id}/{rel}",
+    "tag": "Environments"
+  },
+  "patchEnvironmentAssociation": {
+    "method": "patch",
+    "path": "/environments/{id}/{rel}",
+    "tag": "Environments"
+  },
+  "deleteEnvironmentAssociation": {
+    "method": "delete",
+    "path": "/environments/{id}/{rel}",
+    "tag": "Environments"
+  },
+  "getEnvironmentAssociationMember": {
+    "method": "get",
+    "path": "/environments/{id}/{rel}/{propertyId}",
+    "tag": "Environments"
+  },
+  "deleteEnvironmentAssociationMember": {
+    "method": "delete",
+    "path": "/environments/{id}/{rel}/{propertyId}",
+    "tag": "Environments"
+  },
   "getIndex": {
     "method": "get",
     "path": "/",
@@ -63,11 +153,6 @@ export const operations = {
   "getProfile": {
     "method": "get",
     "path": "/profile",
-    "tag": "General"
-  },
-  "getCollectionProfile": {
-    "method": "get",
-    "path": "/profile/{collection}",
     "tag": "General"
   },
   "listGroups": {

@@ -103,6 +103,261 @@ export interface paths {
         patch: operations["patchCluster"];
         trace?: never;
     };
+    "/environments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List environments
+         * @description The environments visible to the caller (Public ones, and Private ones it owns or views; all for ENVIRONMENT_ADMIN and TENANT_ADMIN), paged and sortable.
+         */
+        get: operations["listEnvironments"];
+        put?: never;
+        /**
+         * Create a environment
+         * @description Creates an environment (ENVIRONMENT_AUTHOR, ENVIRONMENT_ADMIN). Unless ENVIRONMENT_ADMIN or TENANT_ADMIN, the caller must belong to the `owners` group (403). A Private environment needs `authorizationIssuer` Auto (400). Audited as CREATED (Environment).
+         */
+        post: operations["createEnvironment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Environment search methods
+         * @description Links to the search methods of environments.
+         */
+        get: operations["listEnvironmentSearches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/search/findByName": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find environments by name
+         * @description Environments whose name equals `name` (case-insensitive), as a page.
+         */
+        get: operations["findEnvironmentsByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a environment
+         * @description One environment, with `ETag` and `Last-Modified`.
+         */
+        get: operations["getEnvironment"];
+        /**
+         * Replace a environment
+         * @description Replaces all writable fields (absent optional fields take their defaults); `shortName` and `instance` cannot change (422). Owners, ENVIRONMENT_ADMIN, TENANT_ADMIN. Audited as UPDATED.
+         */
+        put: operations["replaceEnvironment"];
+        post?: never;
+        /**
+         * Delete a environment
+         * @description Deletes an environment. Owners, ENVIRONMENT_ADMIN, TENANT_ADMIN. Audited as DELETED.
+         */
+        delete: operations["deleteEnvironment"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a environment
+         * @description Changes the given fields only (maps merge key by key); `shortName` and `instance` cannot change (422). Owners, ENVIRONMENT_ADMIN, TENANT_ADMIN. Audited as UPDATED.
+         */
+        patch: operations["patchEnvironment"];
+        trace?: never;
+    };
+    "/environments/search/findByShortName": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the environment with a short name
+         * @description The one visible environment whose `shortName` equals `shortName` (case-insensitive); 404 when none.
+         */
+        get: operations["findEnvironmentByShortName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/search/findByInstance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the environments of an instance
+         * @description The visible environments on `instance` (a reference; unknown → 404), as a page.
+         */
+        get: operations["findEnvironmentsByInstance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/{id}/synchronize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Synchronize an environment
+         * @description Asks for the environment's topics and ACLs to be brought in line with its clusters. Owners, ENVIRONMENT_ADMIN, TENANT_ADMIN. Audited as SYNCHRONIZED (Environment).
+         */
+        post: operations["synchronizeEnvironment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/{id}/{rel}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @example viewers
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an association of a environment
+         * @description The linked resources: a to-one association answers the target item (404 when unset), a to-many one `{_embedded:{<collection>:[…]}, _links:{self}}`. With `Accept: text/uri-list` the target URIs, one per line.
+         */
+        get: operations["getEnvironmentAssociation"];
+        /**
+         * Replace an association of a environment
+         * @description Replaces the targets (a to-one association takes exactly one URI). Immutable associations accept only the current target (else 422). Audited as UPDATED.
+         */
+        put: operations["replaceEnvironmentAssociation"];
+        /**
+         * Add targets to an association of a environment
+         * @description Appends targets to a to-many association (405 on a to-one association). Audited as UPDATED.
+         */
+        post: operations["addEnvironmentAssociationTargets"];
+        /**
+         * Clear an association of a environment
+         * @description Unsets an optional to-one association (204); a required one answers 422 and a to-many one 405 (unlink members one by one at `/{rel}/{propertyId}`).
+         */
+        delete: operations["deleteEnvironmentAssociation"];
+        options?: never;
+        head?: never;
+        /**
+         * Add to or set an association of a environment
+         * @description Appends targets to a to-many association, or sets a to-one association (exactly one URI). Audited as UPDATED.
+         */
+        patch: operations["patchEnvironmentAssociation"];
+        trace?: never;
+    };
+    "/environments/{id}/{rel}/{propertyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @example viewers
+                 */
+                rel: string;
+                /**
+                 * @description The uid of one linked resource.
+                 * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
+                 */
+                propertyId: components["parameters"]["propertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one linked resource of a environment
+         * @description The linked resource with uid `propertyId`; 404 when it is not linked.
+         */
+        get: operations["getEnvironmentAssociationMember"];
+        put?: never;
+        post?: never;
+        /**
+         * Unlink one resource from a environment
+         * @description Removes the resource with uid `propertyId` from the association. Audited as UPDATED.
+         */
+        delete: operations["deleteEnvironmentAssociationMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -195,27 +450,6 @@ export interface paths {
          * @description Links to the metadata (ALPS) of every collection, at `/profile/{collection}`.
          */
         get: operations["getProfile"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/profile/{collection}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Metadata of one collection
-         * @description ALPS description (`application/alps+json`, the default) of the collection's representation and operations, or,
-         *     with `Accept: application/schema+json`, a draft-07 JSON Schema of one item (taken from this OpenAPI document).
-         */
-        get: operations["getCollectionProfile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -959,6 +1193,144 @@ export interface components {
         ClusterCollection: {
             _embedded: {
                 clusters: components["schemas"]["Cluster"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["Page"];
+        };
+        /** @description Writable fields of an environment. */
+        EnvironmentFields: {
+            /**
+             * @description Unique per tenant (case-insensitive).
+             * @example development
+             */
+            name?: string;
+            /**
+             * @description Unique per tenant; immutable once created.
+             * @example dev
+             */
+            shortName?: string;
+            /** @example For development */
+            description?: string | null;
+            /** @example #80affe */
+            color?: string;
+            /**
+             * Format: int64
+             * @description Default retention (ms) of new stream configs.
+             * @example 604800000
+             */
+            retentionTime?: number;
+            /**
+             * @description Default partitions of new stream configs.
+             * @example 2
+             */
+            partitions?: number;
+            /**
+             * @description Who approves access requests; `Auto` for a Private environment.
+             * @example Stream owner
+             * @enum {string}
+             */
+            authorizationIssuer?: "Stream owner" | "Auto";
+            /**
+             * @example Public
+             * @enum {string}
+             */
+            visibility?: "Public" | "Private";
+            instance?: components["schemas"]["Reference"];
+            owners?: components["schemas"]["Reference"];
+            viewers?: components["schemas"]["ReferenceList"];
+            properties?: components["schemas"]["StringMap"];
+            /**
+             * @description `"true"`/`"false"` flags such as `enforceDataMasking`; PATCH merges key by key and `null` removes a key.
+             * @example {
+             *       "enforceDataMasking": "false"
+             *     }
+             */
+            settings?: {
+                [key: string]: "true" | "false" | null;
+            } | null;
+        };
+        /**
+         * @description An environment to create (POST) or the full replacement (PUT); absent optional fields take their defaults.
+         * @example {
+         *       "name": "development",
+         *       "shortName": "dev",
+         *       "instance": "https://portal.example.com/api/instances/7a1b2c3d4e5f40718293a4b5c6d7e8f9",
+         *       "owners": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *     }
+         */
+        EnvironmentCreate: components["schemas"]["EnvironmentFields"] & unknown;
+        /**
+         * @example {
+         *       "uid": "5e6f7a1b2c3d4e5f40718293a4b5c6d7",
+         *       "name": "development",
+         *       "shortName": "dev",
+         *       "description": null,
+         *       "color": "#80affe",
+         *       "retentionTime": 604800000,
+         *       "partitions": 2,
+         *       "authorizationIssuer": "Stream owner",
+         *       "visibility": "Public",
+         *       "properties": {},
+         *       "settings": {},
+         *       "private": false,
+         *       "autoApproved": false,
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "admin@demo.local",
+         *       "modified_by": "admin@demo.local",
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/environments/5e6f7a1b2c3d4e5f40718293a4b5c6d7"
+         *         },
+         *         "environment": {
+         *           "href": "https://portal.example.com/api/environments/5e6f7a1b2c3d4e5f40718293a4b5c6d7"
+         *         },
+         *         "instance": {
+         *           "href": "https://portal.example.com/api/environments/5e6f7a1b2c3d4e5f40718293a4b5c6d7/instance"
+         *         },
+         *         "owners": {
+         *           "href": "https://portal.example.com/api/environments/5e6f7a1b2c3d4e5f40718293a4b5c6d7/owners"
+         *         },
+         *         "viewers": {
+         *           "href": "https://portal.example.com/api/environments/5e6f7a1b2c3d4e5f40718293a4b5c6d7/viewers"
+         *         },
+         *         "synchronize": {
+         *           "href": "https://portal.example.com/api/environments/5e6f7a1b2c3d4e5f40718293a4b5c6d7/synchronize"
+         *         }
+         *       }
+         *     }
+         */
+        Environment: components["schemas"]["Common"] & {
+            name: string;
+            shortName: string;
+            description: string | null;
+            color: string;
+            /** Format: int64 */
+            retentionTime: number;
+            partitions: number;
+            /** @enum {string} */
+            authorizationIssuer: "Stream owner" | "Auto";
+            /** @enum {string} */
+            visibility: "Public" | "Private";
+            properties: {
+                [key: string]: string;
+            };
+            settings: {
+                [key: string]: string;
+            };
+            /** @description `visibility` is Private. */
+            private: boolean;
+            /** @description `authorizationIssuer` is Auto. */
+            autoApproved: boolean;
+            _embedded?: {
+                instance?: Record<string, never>;
+                owners?: Record<string, never>;
+                viewers?: Record<string, never>[];
+            };
+        };
+        EnvironmentCollection: {
+            _embedded: {
+                environments: components["schemas"]["Environment"][];
             };
             _links: components["schemas"]["Links"];
             page: components["schemas"]["Page"];
@@ -1711,6 +2083,717 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
         };
     };
+    listEnvironments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of environments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["EnvironmentCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnvironmentCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` is the new environment's URI. */
+            201: {
+                headers: {
+                    /** @description URI of the new environment */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Environment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listEnvironmentSearches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["SearchIndex"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    findEnvironmentsByName: {
+        parameters: {
+            query: {
+                /** @example development */
+                name: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching environments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["EnvironmentCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getEnvironment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the item's ETag equals this value.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The environment. */
+            200: {
+                headers: {
+                    /** @description Version of the environment */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Environment"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replaceEnvironment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnvironmentCreate"];
+            };
+        };
+        responses: {
+            /** @description The updated environment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Environment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    deleteEnvironment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    patchEnvironment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "For development",
+                 *       "visibility": "Private",
+                 *       "authorizationIssuer": "Auto"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EnvironmentFields"];
+                "application/merge-patch+json": components["schemas"]["EnvironmentFields"];
+            };
+        };
+        responses: {
+            /** @description The updated environment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Environment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    findEnvironmentByShortName: {
+        parameters: {
+            query: {
+                /** @example dev */
+                shortName: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The environment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Environment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    findEnvironmentsByInstance: {
+        parameters: {
+            query: {
+                /** @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9 */
+                instance: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching environments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["EnvironmentCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    synchronizeEnvironment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    getEnvironmentAssociation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @example viewers
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked resources. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["AssociationTargets"];
+                    /** @example https://portal.example.com/api/environments/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                    "text/uri-list": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replaceEnvironmentAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @example viewers
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociationBody"];
+                /**
+                 * @example {
+                 *       "links": [
+                 *         {
+                 *           "href": "https://portal.example.com/api/environments/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-spring-data-compact+json": components["schemas"]["AssociationBody"];
+                /** @example https://portal.example.com/api/environments/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                "text/uri-list": components["schemas"]["AssociationBody"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    addEnvironmentAssociationTargets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @example viewers
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociationBody"];
+                /**
+                 * @example {
+                 *       "links": [
+                 *         {
+                 *           "href": "https://portal.example.com/api/environments/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-spring-data-compact+json": components["schemas"]["AssociationBody"];
+                /** @example https://portal.example.com/api/environments/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                "text/uri-list": components["schemas"]["AssociationBody"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    deleteEnvironmentAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @example viewers
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    patchEnvironmentAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @example viewers
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociationBody"];
+                /**
+                 * @example {
+                 *       "links": [
+                 *         {
+                 *           "href": "https://portal.example.com/api/environments/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-spring-data-compact+json": components["schemas"]["AssociationBody"];
+                /** @example https://portal.example.com/api/environments/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                "text/uri-list": components["schemas"]["AssociationBody"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    getEnvironmentAssociationMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @example viewers
+                 */
+                rel: string;
+                /**
+                 * @description The uid of one linked resource.
+                 * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
+                 */
+                propertyId: components["parameters"]["propertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked resource. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "https://portal.example.com/api/environments/7a1b2c3d4e5f40718293a4b5c6d7e8f9"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/hal+json": components["schemas"]["AssociationTargets"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteEnvironmentAssociationMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @example viewers
+                 */
+                rel: string;
+                /**
+                 * @description The uid of one linked resource.
+                 * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
+                 */
+                propertyId: components["parameters"]["propertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
     getIndex: {
         parameters: {
             query?: never;
@@ -1860,61 +2943,6 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-        };
-    };
-    getCollectionProfile: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description A collection relation of the index.
-                 * @example clusters
-                 */
-                collection: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The profile. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "alps": {
-                     *         "version": "1.0",
-                     *         "descriptor": [
-                     *           {
-                     *             "id": "cluster-representation",
-                     *             "href": "https://portal.example.com/api/profile/clusters",
-                     *             "descriptor": [
-                     *               {
-                     *                 "name": "name",
-                     *                 "type": "SEMANTIC"
-                     *               }
-                     *             ]
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/alps+json": Record<string, never>;
-                    /**
-                     * @example {
-                     *       "$schema": "http://json-schema.org/draft-07/schema#",
-                     *       "title": "Cluster",
-                     *       "type": "object"
-                     *     }
-                     */
-                    "application/schema+json": Record<string, never>;
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
         };
     };
     listGroups: {

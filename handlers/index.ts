@@ -9,6 +9,7 @@ import * as profile from './profile';
 import * as clusters from './clusters';
 import * as groups from './groups';
 import * as instances from './instances';
+import * as environments from './environments';
 
 type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
 
@@ -22,6 +23,7 @@ export const handlers = {
   ...handlersOf(clusters),
   ...handlersOf(groups),
   ...handlersOf(instances),
+  ...handlersOf(environments),
 } satisfies Record<OperationId, Handler>;
 
 type Extra = Exclude<keyof typeof handlers, OperationId>;

@@ -1,0 +1,109 @@
+import { Op } from 'sequelize';
+import { canEditOwned, groupsOf, hasRole, ownsGroup } from '../auth/permissions';
+import { associationHandlers } from './_lib/associations';
+import type { RequestContext } from './_lib/context';
+import { resourceHandlers } from './_lib/crud';
+import { checkIfMatch } from './_lib/etag';
+import { BadRequestError, ForbiddenError } from './_lib/errors';
+import { link } from './_lib/hal';
+import { mutate } from './_lib/mutation';
+import { noContent, type Handler } from './_lib/reply';
+import type { Resource } from './_lib/resource';
+import { findVisible } from './_lib/store';
+import type { Row } from '../models/define';
+import { groupResource } from './groups';
+import { instanceResource } from './instances';
+
+const ADMIN = 'ENVIRONMENT_ADMIN';
+const canEdit = (ctx: RequestContext, row: Row) => canEditOwned(ctx, row.ownersUid, ADMIN);
+const key = (v: unknown) => String(v).toLowerCase();
+
+/** Public environments, and Private ones whose owners or viewers include the caller; everything for admins. */
+async function visible(ctx: RequestContext) {
+  if (hasRole(ctx, ADMIN)) return undefined;
+  const groups = [...(await groupsOf(ctx))];
+  if (groups.length === 0) return { visibility: 'Public' };
+  const viewed = await ctx.models.EnvironmentViewer.findAll({ where: { targetUid: groups } });
+  return { [Op.or]: [{ visibility: 'Public' }, { ownersUid: groups }, { uid: viewed.map((v) => v.sourceUid) }] };
+}
+
+async function check(ctx: RequestContext, values: Record<string, any>, row?: Row) {
+  const visibility = values.visibility ?? row?.visibility;
+  const issuer = values.authorizationIssuer ?? row?.authorizationIssuer;
+  if (visibility === 'Private' && issuer !== 'Auto') {
+    const message = 'must be Auto for a Private environment';
+    throw new BadRequestError([`authorizationIssuer: ${message}`], [{ field: 'authorizationIssuer', message, rejectedValue: issuer }]);
+  }
+  const owners = values.ownersUid;
+  if (owners !== undefined && owners !== row?.ownersUid && !hasRole(ctx, ADMIN) && !(await ownsGroup(ctx, owners))) {
+    throw new ForbiddenError('You must belong to the owners group (or be ENVIRONMENT_ADMIN)');
+  }
+}
+
+const mapOut = (v: unknown) => v ?? {};
+
+export const environmentResource: Resource = {
+  collection: 'environments',
+  itemRel: 'environment',
+  model: (m) => m.Environment,
+  auditType: 'Environment',
+  auditName: (row) => row.shortName,
+  fields: [
+    { name: 'name', unique: true },
+    { name: 'shortName', unique: true, immutable: true },
+    { name: 'description' },
+    { name: 'color', default: () => '#80affe', input: (v) => v ?? '#80affe' },
+    { name: 'retentionTime', default: () => 604800000, input: (v) => v ?? 604800000 },
+    { name: 'partitions', default: () => 2, input: (v) => v ?? 2 },
+    { name: 'authorizationIssuer', default: () => 'Stream owner', input: (v) => v ?? 'Stream owner' },
+    { name: 'visibility', default: () => 'Public', input: (v) => v ?? 'Public' },
+    { name: 'properties', kind: 'map', default: () => ({}), output: mapOut },
+    { name: 'settings', kind: 'map', default: () => ({}), output: mapOut },
+  ],
+  computed: (row) => ({ private: row.visibility === 'Private', autoApproved: row.authorizationIssuer === 'Auto' }),
+  associations: [
+    { rel: 'instance', target: () => instanceResource, many: false, attribute: 'instanceUid', required: true, immutable: true },
+    { rel: 'owners', target: () => groupResource, many: false, attribute: 'ownersUid', required: true },
+    { rel: 'viewers', target: () => groupResource, many: true, join: 'EnvironmentViewer' },
+  ],
+  searches: [
+    { name: 'findByName', params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: key(a.name) }) },
+    { name: 'findByShortName', single: true, params: [{ name: 'shortName', required: true }], where: (a) => ({ shortNameKey: key(a.shortName) }) },
+    { name: 'findByInstance', params: [{ name: 'instance', required: true, ref: () => instanceResource }], where: (a) => ({ instanceUid: (a.instance as Row).uid }) },
+  ],
+  policy: { canCreate: (ctx) => hasRole(ctx, 'ENVIRONMENT_AUTHOR', ADMIN), canEdit, canDelete: canEdit, visible },
+  check,
+  links: (_row, _ctx, self) => ({ synchronize: link(`${self}/synchronize`) }),
+};
+
+const h = resourceHandlers(environmentResource);
+export const listEnvironments = h.list;
+export const createEnvironment = h.create;
+export const getEnvironment = h.get;
+export const replaceEnvironment = h.replace;
+export const patchEnvironment = h.patch;
+export const deleteEnvironment = h.remove;
+export const listEnvironmentSearches = h.searchIndex;
+export const findEnvironmentsByName = h.search('findByName');
+export const findEnvironmentByShortName = h.search('findByShortName');
+export const findEnvironmentsByInstance = h.search('findByInstance');
+
+export const synchronizeEnvironment: Handler = async (ctx) => {
+  const row = await findVisible(environmentResource, ctx, ctx.params.id);
+  if (!(await canEdit(ctx, row))) throw new ForbiddenError('You may not synchronize this environment');
+  checkIfMatch(ctx, row);
+  await mutate(ctx, async () => ({
+    result: undefined,
+    audit: [{ action: 'SYNCHRONIZED', resourceType: 'Environment', resourceName: row.shortName, resourceId: row.uid, details: { environment: row.shortName } }],
+  }));
+  return noContent();
+};
+
+const a = associationHandlers(environmentResource);
+export const getEnvironmentAssociation = a.get;
+export const replaceEnvironmentAssociation = a.put;
+export const addEnvironmentAssociationTargets = a.post;
+export const patchEnvironmentAssociation = a.patch;
+export const deleteEnvironmentAssociation = a.remove;
+export const getEnvironmentAssociationMember = a.getMember;
+export const deleteEnvironmentAssociationMember = a.removeMember;
