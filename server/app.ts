@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { handlers } from '../handlers';
 import type { Deps, Principal, RequestContext } from '../handlers/_lib/context';
 import { ForbiddenError, HttpError, MethodNotAllowedError, NotFoundError } from '../handlers/_lib/errors';
-import type { Reply } from '../handlers/_lib/reply';
+import type { CheckedHandler, Reply } from '../handlers/_lib/reply';
 import { discardBody, readBody } from './body';
 import { normaliseEnums } from './enum-input';
 import { errorReply, sendError } from './error-body';
@@ -49,7 +49,12 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
       query: (c.request.query ?? {}) as Record<string, unknown>,
     }));
   }
-  api.register('validationFail', (c: ObContext, ctx: RequestContext) => {
+  api.register('validationFail', async (c: ObContext, ctx: RequestContext) => {
+    // Target 404, 403 and 412 come before validation (CONTRACT §2): run the handler's own checks first.
+    const handler = (handlers as Record<string, CheckedHandler>)[c.operation?.operationId ?? ''];
+    if (handler?.precheck) {
+      await handler.precheck({ ...ctx, params: c.request.params as Record<string, string>, query: (c.request.query ?? {}) as Record<string, unknown> });
+    }
     throw toValidationError(c.validation.errors ?? [], { requestBody: ctx.body, query: ctx.rawQuery });
   });
   // Authentication runs before routing (401 precedes 404); by dispatch time the caller is known.

@@ -8,7 +8,7 @@ import { link } from './hal';
 import { checkUnique, diff, readInput, type Mode } from './input';
 import { mutate } from './mutation';
 import { parsePage, sortableAttributes } from './paging';
-import { accepts, COMPACT, hal, noContent, type Handler, type Reply } from './reply';
+import { accepts, COMPACT, hal, noContent, withPrecheck, type Handler, type Reply } from './reply';
 import { collection, compact, item, items, rightsOf, selfHref, wireFields } from './render';
 import type { Resource, SearchDef } from './resource';
 import { findOneWhere, findPage, findVisible, loadRelated, resolveQueryRef, setLinks } from './store';
@@ -69,8 +69,12 @@ export function resourceHandlers(resource: Resource) {
     return hal(await renderOne(resource, row, ctx), 200, validatorHeaders(row));
   };
 
-  const create: Handler = async (ctx) => {
+  const mayCreate = async (ctx: RequestContext) => {
     if (!(await resource.policy.canCreate(ctx))) throw new ForbiddenError(`You may not create ${resource.collection}`);
+  };
+
+  const create: Handler = withPrecheck(async (ctx) => {
+    await mayCreate(ctx);
     const row = await mutate(ctx, async (transaction) => {
       const saved = await store(resource, ctx, 'create', undefined, transaction);
       if (resource.afterCreate) await resource.afterCreate(ctx, saved, transaction);
@@ -86,12 +90,18 @@ export function resourceHandlers(resource: Resource) {
     });
     const body = await renderOne(resource, row, ctx);
     return hal(body, 201, { Location: selfHref(resource, row, ctx), ...validatorHeaders(row) });
-  };
+  }, mayCreate);
 
-  const update = (mode: Mode): Handler => async (ctx) => {
+  /** Target 404 → 403 → 412, in CONTRACT §2's order. */
+  const editable = async (ctx: RequestContext) => {
     const row = await findVisible(resource, ctx, ctx.params.id);
     if (!(await resource.policy.canEdit(ctx, row))) throw new ForbiddenError(`You may not edit this ${resource.itemRel}`);
     checkIfMatch(ctx, row);
+    return row;
+  };
+
+  const update = (mode: Mode): Handler => withPrecheck(async (ctx) => {
+    const row = await editable(ctx);
     const saved = await mutate(ctx, async (transaction) => {
       const before = await snapshot(resource, row, ctx, transaction);
       const next = await store(resource, ctx, mode, row, transaction);
@@ -104,7 +114,7 @@ export function resourceHandlers(resource: Resource) {
       return { result: next, audit };
     });
     return hal(await renderOne(resource, saved, ctx), 200, validatorHeaders(saved));
-  };
+  }, editable);
 
   const remove: Handler = async (ctx) => {
     const row = await findVisible(resource, ctx, ctx.params.id);

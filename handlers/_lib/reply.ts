@@ -11,6 +11,14 @@ export interface Reply {
 
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
 
+/**
+ * The checks of a handler that CONTRACT §2 orders before body validation (target 404 → 403 → 412). The adapter
+ * runs them when request validation fails, so e.g. a non-admin's invalid PATCH is 403, not 400.
+ */
+export type Precheck = (ctx: RequestContext) => Promise<unknown>;
+export type CheckedHandler = Handler & { precheck?: Precheck };
+export const withPrecheck = (handler: Handler, precheck: Precheck): CheckedHandler => Object.assign(handler, { precheck });
+
 export const HAL = 'application/hal+json';
 export const JSON_TYPE = 'application/json';
 export const URI_LIST = 'text/uri-list';

@@ -59,6 +59,11 @@ describe('routing', () => {
     expectErrorBody(res, 404, 'NOT_FOUND');
   });
 
+  it.each(['PATCH', 'PUT'])('target 404 precedes validation: an invalid %s of an unknown id → 404', async (method) => {
+    const res = await call(app, method, `/clusters/${'0'.repeat(32)}`, { token: t.admin.token, body: { name: '' } });
+    expectErrorBody(res, 404, 'NOT_FOUND');
+  });
+
   it('authentication precedes routing: no token on an unknown path → 401', async () => {
     const res = await call(app, 'GET', '/nothing-here');
     expectErrorBody(res, 401, 'UNAUTHORIZED');

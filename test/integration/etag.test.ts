@@ -123,6 +123,13 @@ describe('If-Match', () => {
     expect((await req('GET', c.uid)).body.description).toBe('writer A');
   });
 
+  it('412 precedes validation: a stale If-Match with an invalid body → 412', async () => {
+    const c = await newCluster();
+    await req('PATCH', c.uid, {}, { location: 'v1' });
+    const res = await req('PATCH', c.uid, { 'If-Match': '"0"' }, { name: '' });
+    expect(res.status).toBe(412);
+  });
+
   it('412 on an unknown id is still 404 (target before precondition)', async () => {
     const res = await req('PATCH', '0'.repeat(32), { 'If-Match': '"0"' }, { location: 'x' });
     expect(res.status).toBe(404);
