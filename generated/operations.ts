@@ -314,6 +314,51 @@ export const operations = {
     "method": "delete",
     "path": "/instances/{id}/{rel}/{propertyId}",
     "tag": "Instances"
+  },
+  "listTenants": {
+    "method": "get",
+    "path": "/tenants",
+    "tag": "Tenants"
+  },
+  "createTenant": {
+    "method": "post",
+    "path": "/tenants",
+    "tag": "Tenants"
+  },
+  "listTenantSearches": {
+    "method": "get",
+    "path": "/tenants/search",
+    "tag": "Tenants"
+  },
+  "findTenantByShortName": {
+    "method": "get",
+    "path": "/tenants/search/findByShortName",
+    "tag": "Tenants"
+  },
+  "getTenant": {
+    "method": "get",
+    "path": "/tenants/{id}",
+    "tag": "Tenants"
+  },
+  "replaceTenant": {
+    "method": "put",
+    "path": "/tenants/{id}",
+    "tag": "Tenants"
+  },
+  "patchTenant": {
+    "method": "patch",
+    "path": "/tenants/{id}",
+    "tag": "Tenants"
+  },
+  "deleteTenant": {
+    "method": "delete",
+    "path": "/tenants/{id}",
+    "tag": "Tenants"
+  },
+  "getCurrentTenant": {
+    "method": "get",
+    "path": "/tenant",
+    "tag": "Tenants"
   }
 } as const;
 

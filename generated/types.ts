@@ -876,6 +876,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tenants
+         * @description All tenants for SUPER_ADMIN, else only the caller's own, paged and sortable.
+         */
+        get: operations["listTenants"];
+        put?: never;
+        /**
+         * Create a tenant
+         * @description Creates a tenant (SUPER_ADMIN); its `shortName` is the realm and globally unique. The first admin (`admin`), the `contact` link and reference data are not served yet. Audited as CREATED (Tenant).
+         */
+        post: operations["createTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tenant search methods
+         * @description Links to the search methods of tenants.
+         */
+        get: operations["listTenantSearches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/search/findByShortName": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the tenant with a short name
+         * @description The one tenant (among those the caller may list) whose `shortName` equals `shortName`; 404 when none.
+         */
+        get: operations["findTenantByShortName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a tenant
+         * @description One tenant, with `ETag` and `Last-Modified`.
+         */
+        get: operations["getTenant"];
+        /**
+         * Replace a tenant
+         * @description Replaces all writable fields (absent optional fields take their defaults); `shortName` cannot change (422). TENANT_ADMIN of that tenant. Audited as UPDATED.
+         */
+        put: operations["replaceTenant"];
+        post?: never;
+        /**
+         * Delete a tenant
+         * @description Deletes a tenant without environments (else 422), with all its data. SUPER_ADMIN. Audited as DELETED.
+         */
+        delete: operations["deleteTenant"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a tenant
+         * @description Changes the given fields only (maps merge key by key); `shortName` cannot change (422). TENANT_ADMIN of that tenant. Audited as UPDATED.
+         */
+        patch: operations["patchTenant"];
+        trace?: never;
+    };
+    "/tenant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's tenant
+         * @description The tenant of the caller's token, with `ETag`.
+         */
+        get: operations["getCurrentTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1502,6 +1624,122 @@ export interface components {
         InstanceCollection: {
             _embedded: {
                 instances: components["schemas"]["Instance"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["Page"];
+        };
+        /**
+         * @description `"true"`/`"false"` flags (default `"false"`); PATCH merges key by key.
+         * @example {
+         *       "notificationsEnabled": "false",
+         *       "schemaRolesEnforced": "false",
+         *       "onlyResourceManagerCanUpdateAndDeploy": "false"
+         *     }
+         */
+        TenantSettings: {
+            /** @enum {string|null} */
+            notificationsEnabled?: "true" | "false" | null;
+            /** @enum {string|null} */
+            schemaRolesEnforced?: "true" | "false" | null;
+            /** @enum {string|null} */
+            onlyResourceManagerCanUpdateAndDeploy?: "true" | "false" | null;
+        } | null;
+        /** @description Writable fields of a tenant. */
+        TenantFields: {
+            /** @example Demo Corp */
+            name?: string;
+            /**
+             * @description Globally unique realm name; immutable once created.
+             * @example demo
+             */
+            shortName?: string;
+            /** @example false */
+            uniqueConsumerGroup?: boolean;
+            /** @example https://example.com/logo.png */
+            logo?: string | null;
+            /** @example false */
+            dataClassificationEnabled?: boolean;
+            /** @description Default `[{1,SSL,MUTUAL_TLS},{2,SASL,SCRAM_SHA_512}]`; may be empty. */
+            supportedAuthenticationMethods?: components["schemas"]["AuthenticationMethod"][];
+            /** @example false */
+            wizardCompleted?: boolean;
+            /** @example C-1042 */
+            customerId?: string | null;
+            properties?: components["schemas"]["StringMap"];
+            settings?: components["schemas"]["TenantSettings"];
+        };
+        /**
+         * @description A tenant to create (POST) or the full replacement (PUT); absent optional fields take their defaults.
+         * @example {
+         *       "name": "Demo Corp",
+         *       "shortName": "demo"
+         *     }
+         */
+        TenantCreate: components["schemas"]["TenantFields"] & unknown;
+        /**
+         * @example {
+         *       "uid": "1b2c3d4e5f40718293a4b5c6d7e8f90a",
+         *       "name": "Demo Corp",
+         *       "shortName": "demo",
+         *       "uniqueConsumerGroup": false,
+         *       "logo": null,
+         *       "issuerUrl": "https://portal.example.com/auth/realms/demo",
+         *       "dataClassificationEnabled": false,
+         *       "supportedAuthenticationMethods": [
+         *         {
+         *           "rank": 1,
+         *           "protocol": "SSL",
+         *           "mechanism": "MUTUAL_TLS"
+         *         },
+         *         {
+         *           "rank": 2,
+         *           "protocol": "SASL",
+         *           "mechanism": "SCRAM_SHA_512"
+         *         }
+         *       ],
+         *       "wizardCompleted": false,
+         *       "customerId": null,
+         *       "properties": null,
+         *       "settings": {
+         *         "notificationsEnabled": "false",
+         *         "schemaRolesEnforced": "false",
+         *         "onlyResourceManagerCanUpdateAndDeploy": "false"
+         *       },
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "system",
+         *       "modified_by": "system",
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/tenants/1b2c3d4e5f40718293a4b5c6d7e8f90a"
+         *         },
+         *         "tenant": {
+         *           "href": "https://portal.example.com/api/tenants/1b2c3d4e5f40718293a4b5c6d7e8f90a"
+         *         }
+         *       }
+         *     }
+         */
+        Tenant: components["schemas"]["Common"] & {
+            name: string;
+            shortName: string;
+            uniqueConsumerGroup: boolean;
+            logo: string | null;
+            /** @description The realm: `{auth_url}/realms/{shortName}`. */
+            issuerUrl: string;
+            dataClassificationEnabled: boolean;
+            supportedAuthenticationMethods: components["schemas"]["AuthenticationMethod"][];
+            wizardCompleted: boolean;
+            customerId: string | null;
+            properties: {
+                [key: string]: string;
+            } | null;
+            settings: {
+                [key: string]: string;
+            };
+        };
+        TenantCollection: {
+            _embedded: {
+                tenants: components["schemas"]["Tenant"][];
             };
             _links: components["schemas"]["Links"];
             page: components["schemas"]["Page"];
@@ -4235,6 +4473,306 @@ export interface operations {
             404: components["responses"]["NotFound"];
             412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["Unprocessable"];
+        };
+    };
+    listTenants: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tenants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["TenantCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenantCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` is the new tenant's URI. */
+            201: {
+                headers: {
+                    /** @description URI of the new tenant */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Tenant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listTenantSearches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["SearchIndex"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    findTenantByShortName: {
+        parameters: {
+            query: {
+                /** @example demo */
+                shortName: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Tenant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the item's ETag equals this value.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant. */
+            200: {
+                headers: {
+                    /** @description Version of the tenant */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Tenant"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replaceTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenantCreate"];
+            };
+        };
+        responses: {
+            /** @description The updated tenant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Tenant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    deleteTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    patchTenant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "settings": {
+                 *         "schemaRolesEnforced": "true"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TenantFields"];
+                "application/merge-patch+json": components["schemas"]["TenantFields"];
+            };
+        };
+        responses: {
+            /** @description The updated tenant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Tenant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    getCurrentTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Tenant"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
 }

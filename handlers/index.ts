@@ -10,6 +10,7 @@ import * as clusters from './clusters';
 import * as groups from './groups';
 import * as instances from './instances';
 import * as environments from './environments';
+import * as tenants from './tenants';
 
 type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
 
@@ -24,6 +25,7 @@ export const handlers = {
   ...handlersOf(groups),
   ...handlersOf(instances),
   ...handlersOf(environments),
+  ...handlersOf(tenants),
 } satisfies Record<OperationId, Handler>;
 
 type Extra = Exclude<keyof typeof handlers, OperationId>;
