@@ -155,6 +155,11 @@ export const operations = {
     "path": "/profile",
     "tag": "General"
   },
+  "getCollectionProfile": {
+    "method": "get",
+    "path": "/profile/{collection}",
+    "tag": "General"
+  },
   "listGroups": {
     "method": "get",
     "path": "/groups",

@@ -458,6 +458,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/profile/{collection}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metadata of one collection
+         * @description ALPS description (`application/alps+json`, the default) of the collection's representation and operations, or,
+         *     with `Accept: application/schema+json`, a draft-07 JSON Schema of one item (taken from this OpenAPI document).
+         */
+        get: operations["getCollectionProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups": {
         parameters: {
             query?: never;
@@ -3181,6 +3202,61 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    getCollectionProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A collection relation of the index.
+                 * @example clusters
+                 */
+                collection: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "alps": {
+                     *         "version": "1.0",
+                     *         "descriptor": [
+                     *           {
+                     *             "id": "cluster-representation",
+                     *             "href": "https://portal.example.com/api/profile/clusters",
+                     *             "descriptor": [
+                     *               {
+                     *                 "name": "name",
+                     *                 "type": "SEMANTIC"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/alps+json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "$schema": "http://json-schema.org/draft-07/schema#",
+                     *       "title": "Cluster",
+                     *       "type": "object"
+                     *     }
+                     */
+                    "application/schema+json": Record<string, never>;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     listGroups: {

@@ -1,0 +1,12 @@
+/** Every resource descriptor served by the generic layer, by collection (profiles read it). */
+import type { Resource } from './_lib/resource';
+import { clusterResource } from './clusters';
+import { environmentResource } from './environments';
+import { groupResource } from './groups';
+import { instanceResource } from './instances';
+import { tenantResource } from './tenants';
+import { userResource } from './users';
+
+export const resources: Resource[] = [tenantResource, userResource, groupResource, clusterResource, instanceResource, environmentResource];
+
+export const resourceByCollection = (collection: string) => resources.find((r) => r.collection === collection);
