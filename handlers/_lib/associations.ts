@@ -53,6 +53,8 @@ export function associationHandlers(resource: Resource) {
     const old = before.map((r) => r.uid);
     if (assoc.immutable && JSON.stringify(old) !== JSON.stringify(targets)) throw new UnprocessableError(`${assoc.rel}: cannot be changed`);
     if (!assoc.many && assoc.required && targets.length === 0) throw new UnprocessableError(`${assoc.rel}: is required and cannot be removed`);
+    // The same domain rules as a body write (e.g. who may hand an environment to another owners group).
+    if (!assoc.many && resource.check) await resource.check(ctx, { [assoc.attribute!]: targets[0] ?? null }, row);
     await mutate(ctx, async (transaction) => {
       if (assoc.many) await setLinks(ctx, assoc, row.uid, targets, transaction);
       else { row.set({ [assoc.attribute!]: targets[0] ?? null, modifiedBy: ctx.principal.email }); await row.save({ transaction }); }

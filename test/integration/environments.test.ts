@@ -113,6 +113,16 @@ describe('environments', () => {
     expect((await call(app, 'PUT', `${self}/viewers`, { token: outsider.token, body: [] })).status).toBe(403);
   });
 
+  it('lets only an owner of the new group (or an admin) hand an environment over through /owners', async () => {
+    const env = (await post({ name: 'handover-env', shortName: 'handover' })).body;
+    const self = env._links.self.href;
+    const toViewers = await call(app, 'PUT', `${self}/owners`, { token: author.token, raw: viewers._links.self.href, headers: { 'Content-Type': 'text/uri-list' } });
+    expect(toViewers.status).toBe(403);
+    expect((await call(app, 'GET', `${self}/owners`, { token: author.token })).body.uid).toBe(owners.uid);
+    expect((await call(app, 'PUT', `${self}/owners`, { token: admin(), body: viewers.uid })).status).toBe(204);
+    expect((await call(app, 'GET', `${self}/owners`, { token: admin() })).body.uid).toBe(viewers.uid);
+  });
+
   it('hides Private environments from users outside owners and viewers', async () => {
     const env = (await post({ name: 'private-env', shortName: 'private', visibility: 'private', authorizationIssuer: 'AUTO', viewers: [viewers.uid] })).body;
     expect(env).toMatchObject({ visibility: 'Private', private: true, autoApproved: true });
