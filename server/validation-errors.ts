@@ -7,6 +7,8 @@ const SECRET_FIELD = /password|secret|privatekey|private_key/i;
 /** `/requestBody/viewers/1` → `viewers[1]`; `/requestBody/properties/segment.ms` → `properties.segment.ms`. */
 export function fieldPath(instancePath: string, missing?: string): string {
   const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  // A repeated query parameter (sort=…&sort=…) is named as the parameter, not by its position.
+  if (parts[0] === 'query') parts.splice(2);
   if (['requestBody', 'query', 'path', 'header', 'params'].includes(parts[0])) parts.shift();
   if (missing !== undefined) parts.push(missing);
   return parts.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc === '' ? p : `${acc}.${p}`), '');
