@@ -1,6 +1,6 @@
 /**
  * Column helpers shared by migrations. Only portable types: CHAR/VARCHAR, TEXT (JSON is stored as text so it
- * round-trips identically on PostgreSQL, MySQL and MariaDB), BOOLEAN, INTEGER, BIGINT, DATE.
+ * round-trips identically on PostgreSQL, MySQL and MariaDB), BOOLEAN, INTEGER, BIGINT, DATE(3).
  */
 import { DataTypes, type ModelAttributeColumnOptions, type QueryInterface } from 'sequelize';
 
@@ -12,6 +12,8 @@ export const text = (allowNull = true): ModelAttributeColumnOptions => ({ type: 
 export const bool = (defaultValue = false): ModelAttributeColumnOptions => ({ type: DataTypes.BOOLEAN, allowNull: false, defaultValue });
 export const int = (allowNull = true): ModelAttributeColumnOptions => ({ type: DataTypes.INTEGER, allowNull });
 export const bigint = (allowNull = true): ModelAttributeColumnOptions => ({ type: DataTypes.BIGINT, allowNull });
+/** Millisecond precision everywhere: MySQL/MariaDB DATETIME would otherwise drop (or round) the fraction. */
+export const timestamp = (allowNull = false): ModelAttributeColumnOptions => ({ type: DataTypes.DATE(3), allowNull });
 export const ref = (table: string, allowNull = true, onDelete: 'RESTRICT' | 'CASCADE' | 'SET NULL' = 'RESTRICT'): ModelAttributeColumnOptions => ({
   type: DataTypes.CHAR(32), allowNull, references: { model: table, key: 'uid' }, onDelete, onUpdate: 'CASCADE',
 });
@@ -21,8 +23,8 @@ export function common(tenantScoped = true): Columns {
   return {
     uid: { ...uid(), primaryKey: true },
     ...(tenantScoped ? { tenant_uid: ref('tenants', false, 'CASCADE') } : {}),
-    created_at: { type: DataTypes.DATE, allowNull: false },
-    modified_at: { type: DataTypes.DATE, allowNull: false },
+    created_at: timestamp(),
+    modified_at: timestamp(),
     created_by: str(),
     modified_by: str(),
     version: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },

@@ -2,7 +2,7 @@ import { DataTypes, Model, type ModelStatic, type Sequelize, type Transaction } 
 import { newUid } from './define';
 
 export type AuditEventRow = Model & {
-  uid: string; tenantUid: string | null; timestamp: Date; action: string; actor: string; actorName: string | null;
+  uid: string; seq: string; tenantUid: string | null; timestamp: Date; action: string; actor: string; actorName: string | null;
   tenant: string | null; resourceType: string; resourceName: string | null; resourceId: string | null; details: unknown;
 };
 
@@ -30,8 +30,10 @@ export function redact(value: unknown): unknown {
 export function defineAuditEvent(sequelize: Sequelize): ModelStatic<AuditEventRow> {
   return sequelize.define('AuditEvent', {
     uid: { type: DataTypes.CHAR(32), primaryKey: true, defaultValue: newUid },
+    // Written by the database: orders entries that share a timestamp (one transaction) as they were written.
+    seq: { type: DataTypes.BIGINT, autoIncrement: true, allowNull: false },
     tenantUid: { type: DataTypes.CHAR(32), allowNull: true },
-    timestamp: { type: DataTypes.DATE, allowNull: false },
+    timestamp: { type: DataTypes.DATE(3), allowNull: false },
     action: { type: DataTypes.STRING(64), allowNull: false },
     actor: { type: DataTypes.STRING, allowNull: false },
     actorName: { type: DataTypes.STRING, allowNull: true },

@@ -18,7 +18,7 @@ export function openDatabase(url: string, extra: Options = {}): Sequelize {
   } else if (dialect === 'mysql') {
     options.dialectOptions = { connectTimeout: 5_000, charset: 'utf8mb4', ...(extra.dialectOptions ?? {}) };
   } else {
-    options.dialectOptions = { connectTimeout: 5_000, timezone: 'Etc/GMT0', ...(extra.dialectOptions ?? {}) };
+    options.dialectOptions = { connectTimeout: 5_000, ...(extra.dialectOptions ?? {}) };
   }
   return new Sequelize(normaliseUrl(url), options);
 }

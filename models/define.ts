@@ -44,6 +44,9 @@ export function defineModel(sequelize: Sequelize, name: string, table: string, a
     ...(tenantScoped ? { tenantUid: { type: DataTypes.CHAR(32), allowNull: false, field: 'tenant_uid' } } : {}),
     createdBy: { type: DataTypes.STRING, field: 'created_by' },
     modifiedBy: { type: DataTypes.STRING, field: 'modified_by' },
+    // DATE(3): without a length Sequelize's mysql dialect writes whole seconds (MySQL 8 would even round up).
+    createdAt: { type: DataTypes.DATE(3), allowNull: false, field: 'created_at' },
+    modifiedAt: { type: DataTypes.DATE(3), allowNull: false, field: 'modified_at' },
     ...attributes,
   }, {
     tableName: table,

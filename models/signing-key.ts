@@ -10,7 +10,7 @@ export function defineSigningKey(sequelize: Sequelize): ModelStatic<SigningKeyRo
     kid: { type: DataTypes.STRING(64), allowNull: false },
     privateKey: { type: DataTypes.TEXT('long'), allowNull: false },
     publicJwk: { type: DataTypes.TEXT('long'), allowNull: false },
-    createdAt: { type: DataTypes.DATE, allowNull: false },
-    retiredAt: { type: DataTypes.DATE, allowNull: true },
+    createdAt: { type: DataTypes.DATE(3), allowNull: false },
+    retiredAt: { type: DataTypes.DATE(3), allowNull: true },
   }, { tableName: 'signing_keys', timestamps: false }) as ModelStatic<SigningKeyRow>;
 }

@@ -18,7 +18,7 @@ afterAll(async () => app?.stop());
 
 const admin = () => t.admin.token;
 const post = (body: unknown) => call(app, 'POST', '/instances', { token: admin(), body });
-const actionsOf = async (uid: string) => (await app.models.AuditEvent.findAll({ where: { resourceId: uid }, order: [['timestamp', 'ASC']] })).map((e: any) => e.action);
+const actionsOf = async (uid: string) => (await app.models.AuditEvent.findAll({ where: { resourceId: uid }, order: [['seq', 'ASC']] })).map((e: any) => e.action);
 
 describe('instances', () => {
   it('creates with defaults, patches, replaces and deletes', async () => {

@@ -8,19 +8,25 @@ import { loadConfig, type Config } from '../../server/config';
 import { openDatabase } from '../../models/db';
 import { startServer, type RunningServer } from '../../server/server';
 import { hashSecret } from '../../auth/passwords';
+import { sqlGuard } from './sql-guard';
 import type { Row } from '../../models/define';
 
 export interface TestApp extends RunningServer { api: string; config: Config; stop: () => Promise<void> }
 
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const sequelize = openDatabase(inject('databaseUrl'));
+  const guard = sqlGuard(inject('databaseUrl'));
+  const sequelize = openDatabase(inject('databaseUrl'), { logging: guard.logging });
   const config: Config = { ...loadConfig({}), port: 0, dataDir: inject('dataDir'), validateResponses: true, ...overrides };
   const running = await startServer({ config, sequelize, host: '127.0.0.1' });
   return {
     ...running,
     config,
     api: `${running.url}${config.basePath}`,
-    stop: async () => { await running.close(); await sequelize.close(); },
+    stop: async () => {
+      await running.close();
+      await sequelize.close();
+      if (guard.violations.length > 0) throw new Error(`SQL newer than MariaDB 10.3:\n${guard.violations.join('\n')}`);
+    },
   };
 }
 

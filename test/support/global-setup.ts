@@ -10,6 +10,7 @@ import { startEmbeddedPostgres, type EmbeddedDb } from '../../scripts/embedded-p
 import { openDatabase } from '../../models/db';
 import { migrate } from '../../models/migrator';
 import { createRunDatabase } from './run-database';
+import { sqlGuard } from './sql-guard';
 
 declare module 'vitest' {
   export interface ProvidedContext { databaseUrl: string; dataDir: string }
@@ -32,8 +33,10 @@ export async function setup(project: TestProject): Promise<void> {
     embedded = await startEmbeddedPostgres(dataDir, 'platform_test');
     url = embedded.url;
   }
-  const sequelize = openDatabase(url);
+  const guard = sqlGuard(url);
+  const sequelize = openDatabase(url, { logging: guard.logging });
   await migrate(sequelize);
+  if (guard.violations.length > 0) throw new Error(`migrations use SQL newer than MariaDB 10.3:\n${guard.violations.join('\n')}`);
   const [[version]] = (await sequelize.query('SELECT VERSION() AS v')) as [Array<{ v: string }>, unknown];
   console.log(`test database: ${url.replace(/\/\/[^@]*@/, '//')} — ${version.v}`);
   await sequelize.close();
