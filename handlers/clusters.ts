@@ -1,4 +1,4 @@
-import { isTenantAdmin } from '../auth/permissions';
+import { adminOnlyPolicy } from '../auth/policies/admin-only';
 import { resourceHandlers } from './_lib/crud';
 import type { Resource } from './_lib/resource';
 import type { AuditEntry } from '../models/audit-event';
@@ -22,7 +22,7 @@ export const clusterResource: Resource = {
   searches: [
     { name: 'findByName', params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: String(a.name).toLowerCase() }) },
   ],
-  policy: { canCreate: isTenantAdmin, canEdit: isTenantAdmin, canDelete: isTenantAdmin },
+  policy: adminOnlyPolicy,
   blockers: async (ctx, row, transaction) => {
     const used = await ctx.models.InstanceCluster.count({ where: { targetUid: row.uid }, transaction });
     return used > 0 ? `Cluster ${row.name} is used by ${used} instance(s); remove it from them first` : null;

@@ -1,5 +1,4 @@
-import { Op } from 'sequelize';
-import { canEditOwned, groupsOf, hasRole, ownsGroup } from '../auth/permissions';
+import { canSynchronize, environmentPolicy, mayAssignOwners } from '../auth/policies/environment';
 import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from './_lib/context';
 import { resourceHandlers } from './_lib/crud';
@@ -14,18 +13,7 @@ import type { Row } from '../models/define';
 import { groupResource } from './groups';
 import { instanceResource } from './instances';
 
-const ADMIN = 'ENVIRONMENT_ADMIN';
-const canEdit = (ctx: RequestContext, row: Row) => canEditOwned(ctx, row.ownersUid, ADMIN);
 const key = (v: unknown) => String(v).toLowerCase();
-
-/** Public environments, and Private ones whose owners or viewers include the caller; everything for admins. */
-async function visible(ctx: RequestContext) {
-  if (hasRole(ctx, ADMIN)) return undefined;
-  const groups = [...(await groupsOf(ctx))];
-  if (groups.length === 0) return { visibility: 'Public' };
-  const viewed = await ctx.models.EnvironmentViewer.findAll({ where: { targetUid: groups } });
-  return { [Op.or]: [{ visibility: 'Public' }, { ownersUid: groups }, { uid: viewed.map((v) => v.sourceUid) }] };
-}
 
 async function check(ctx: RequestContext, values: Record<string, any>, row?: Row) {
   const visibility = values.visibility ?? row?.visibility;
@@ -35,7 +23,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
     throw new BadRequestError([`authorizationIssuer: ${message}`], [{ field: 'authorizationIssuer', message, rejectedValue: issuer }]);
   }
   const owners = values.ownersUid;
-  if (owners !== undefined && owners !== row?.ownersUid && !hasRole(ctx, ADMIN) && !(await ownsGroup(ctx, owners))) {
+  if (owners !== undefined && owners !== row?.ownersUid && !(await mayAssignOwners(ctx, owners))) {
     throw new ForbiddenError('You must belong to the owners group (or be ENVIRONMENT_ADMIN)');
   }
 }
@@ -71,7 +59,7 @@ export const environmentResource: Resource = {
     { name: 'findByShortName', single: true, params: [{ name: 'shortName', required: true }], where: (a) => ({ shortNameKey: key(a.shortName) }) },
     { name: 'findByInstance', params: [{ name: 'instance', required: true, ref: () => instanceResource }], where: (a) => ({ instanceUid: (a.instance as Row).uid }) },
   ],
-  policy: { canCreate: (ctx) => hasRole(ctx, 'ENVIRONMENT_AUTHOR', ADMIN), canEdit, canDelete: canEdit, visible },
+  policy: environmentPolicy,
   check,
   links: (_row, _ctx, self) => ({ synchronize: link(`${self}/synchronize`) }),
 };
@@ -90,7 +78,7 @@ export const findEnvironmentsByInstance = h.search('findByInstance');
 
 export const synchronizeEnvironment: Handler = async (ctx) => {
   const row = await findVisible(environmentResource, ctx, ctx.params.id);
-  if (!(await canEdit(ctx, row))) throw new ForbiddenError('You may not synchronize this environment');
+  if (!(await canSynchronize(ctx, row))) throw new ForbiddenError('You may not synchronize this environment');
   checkIfMatch(ctx, row);
   await mutate(ctx, async () => ({
     result: undefined,

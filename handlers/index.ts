@@ -11,6 +11,7 @@ import * as groups from './groups';
 import * as instances from './instances';
 import * as environments from './environments';
 import * as tenants from './tenants';
+import * as authorization from './authorization';
 
 type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
 
@@ -26,6 +27,7 @@ export const handlers = {
   ...handlersOf(instances),
   ...handlersOf(environments),
   ...handlersOf(tenants),
+  ...handlersOf(authorization),
 } satisfies Record<OperationId, Handler>;
 
 type Extra = Exclude<keyof typeof handlers, OperationId>;

@@ -1,5 +1,5 @@
 import { Op } from 'sequelize';
-import { isTenantAdmin } from '../auth/permissions';
+import { adminOnlyPolicy } from '../auth/policies/admin-only';
 import type { AuditEntry } from '../models/audit-event';
 import { DEFAULT_TOPIC_NAME_PATTERN } from '../models/instance';
 import { associationHandlers } from './_lib/associations';
@@ -60,7 +60,7 @@ export const instanceResource: Resource = {
       where: (a) => ({ [Op.and]: [a.name !== undefined ? { nameKey: key(a.name) } : {}, a.shortName !== undefined ? { shortNameKey: key(a.shortName) } : {}] }),
     },
   ],
-  policy: { canCreate: isTenantAdmin, canEdit: isTenantAdmin, canDelete: isTenantAdmin },
+  policy: adminOnlyPolicy,
   check: (_ctx, values) => {
     if (typeof values.topicNamePattern !== 'string') return;
     const problem = topicNamePatternProblem(values.topicNamePattern);

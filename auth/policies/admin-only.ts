@@ -1,0 +1,5 @@
+/** Kinds the whole tenant reads and only tenant admins change: instances, clusters, reference data (CONTRACT §7). */
+import type { Policy } from '../../handlers/_lib/resource';
+import { isTenantAdmin } from '../permissions';
+
+export const adminOnlyPolicy: Policy = { canCreate: isTenantAdmin, canEdit: isTenantAdmin, canDelete: isTenantAdmin };

@@ -1,0 +1,65 @@
+/** `GET /auth` (CONTRACT §7.1): the permission model answering for other services. */
+import { parseQuestion, type ResourceType } from '../auth/actions';
+import { createByRole } from '../auth/policies/unbuilt-kinds';
+import type { RequestContext } from './_lib/context';
+import { BadRequestError, ForbiddenError, NotFoundError } from './_lib/errors';
+import type { Handler } from './_lib/reply';
+import type { Resource } from './_lib/resource';
+import { findVisible } from './_lib/store';
+import { clusterResource } from './clusters';
+import { environmentResource } from './environments';
+import { groupResource } from './groups';
+import { instanceResource } from './instances';
+import { tenantResource } from './tenants';
+import { userResource } from './users';
+
+/** Kinds this release holds, by `/auth` type; the others are answered by unbuilt-kinds.ts. */
+const RESOURCES: Partial<Record<ResourceType, () => Resource>> = {
+  TENANT: () => tenantResource,
+  USER: () => userResource,
+  GROUP: () => groupResource,
+  INSTANCE: () => instanceResource,
+  CLUSTER: () => clusterResource,
+  ENVIRONMENT: () => environmentResource,
+};
+
+const single = (v: unknown): string | undefined => {
+  const first = Array.isArray(v) ? v[0] : v;
+  return typeof first === 'string' && first.trim() !== '' ? first.trim() : undefined;
+};
+
+async function decide(ctx: RequestContext): Promise<{ allowed: boolean; action: string }> {
+  const parsed = parseQuestion(single(ctx.query.action), single(ctx.query.resourceType));
+  if (!parsed.ok) {
+    throw new BadRequestError([`${parsed.field}: ${parsed.problem}`], [{ field: parsed.field, message: parsed.problem, rejectedValue: ctx.query[parsed.field] ?? null }]);
+  }
+  const { type, verb, action } = parsed.question;
+  const resource = RESOURCES[type]?.();
+  const uid = single(ctx.query.resourceUid);
+
+  if (verb === 'CREATE') {
+    // A given parent must exist and be visible; none of the parented kinds is held yet, so any parent is unknown.
+    if (uid !== undefined && !resource) throw new NotFoundError(`No parent ${uid} visible for ${action}`);
+    const allowed = resource ? await resource.policy.canCreate(ctx) : (createByRole[type]?.(ctx) ?? false);
+    return { allowed, action };
+  }
+  if (uid === undefined) {
+    const message = `is required for ${action}`;
+    throw new BadRequestError([`resourceUid: ${message}`], [{ field: 'resourceUid', message, rejectedValue: null }]);
+  }
+  if (!resource) throw new NotFoundError(`${type} ${uid} not found`);
+  const row = await findVisible(resource, ctx, uid);
+  const { policy } = resource;
+  let allowed: boolean;
+  if (verb === 'VIEW') allowed = true;
+  else if (verb === 'EDIT') allowed = await policy.canEdit(ctx, row);
+  else if (verb === 'DELETE') allowed = await policy.canDelete(ctx, row);
+  else allowed = (await policy.actions?.[verb]?.(ctx, row)) ?? false;
+  return { allowed, action };
+}
+
+export const checkAuthorization: Handler = async (ctx) => {
+  const { allowed, action } = await decide(ctx);
+  if (!allowed) throw new ForbiddenError(`${action} is not allowed`);
+  return { status: 200 };
+};

@@ -1,0 +1,153 @@
+/**
+ * GET /auth (CONTRACT §7.1): parameter handling, 404 before any answer about invisible resources, allow/deny per
+ * role and ownership, and agreement with the edit/delete links the same caller sees on the resource itself.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+
+let app: TestApp;
+let t: TestTenant;
+let other: TestTenant;
+const who: Record<string, TestUser> = {};
+const uid: Record<string, string> = {};
+
+const ask = (token: string, query: Record<string, string>) =>
+  call(app, 'GET', `/auth?${new URLSearchParams(query)}`, { token });
+
+beforeAll(async () => {
+  app = await startTestApp();
+  t = await createTenant(app, 'authz');
+  other = await createTenant(app, 'authz-other');
+  who.admin = t.admin;
+  who.owner = await createUser(app, t, ['ENVIRONMENT_AUTHOR'], 'owner');
+  who.outsider = await createUser(app, t, ['ENVIRONMENT_AUTHOR', 'STREAM_AUTHOR', 'APPLICATION_AUTHOR'], 'outsider');
+  who.envAdmin = await createUser(app, t, ['ENVIRONMENT_ADMIN'], 'envadmin');
+  who.nobody = await createUser(app, t, [], 'nobody');
+  const tok = t.admin.token;
+  const post = async (path: string, body: unknown, token = tok) => {
+    const res = await call(app, 'POST', path, { token, body });
+    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
+    return res.body.uid as string;
+  };
+  uid.cluster = await post('/clusters', { name: 'authz-c', bootstrapServers: ['b:9092'] });
+  uid.instance = await post('/instances', { name: 'Authz Inst', shortName: 'authz' });
+  uid.owners = await post('/groups', { name: 'Authz Owners', members: [who.owner.user.uid] });
+  uid.others = await post('/groups', { name: 'Authz Others' });
+  uid.publicEnv = await post('/environments', { name: 'pub', shortName: 'pub', instance: uid.instance, owners: uid.owners }, who.owner.token);
+  uid.privateEnv = await post('/environments', { name: 'priv', shortName: 'priv', instance: uid.instance, owners: uid.others, visibility: 'Private', authorizationIssuer: 'Auto' });
+  uid.tenant = t.tenant.uid;
+  uid.otherTenant = other.tenant.uid;
+  uid.otherCluster = await post('/clusters', { name: 'theirs', bootstrapServers: ['b:9092'] }, other.admin.token);
+});
+afterAll(async () => app?.stop());
+
+describe('GET /auth', () => {
+  it('needs a token', async () => {
+    const res = await call(app, 'GET', '/auth?action=CLUSTER_VIEW&resourceType=CLUSTER');
+    expect(res.status).toBe(401);
+  });
+
+  it.each([
+    ['no action', { resourceType: 'CLUSTER' }, /^action: is required/],
+    ['no resourceType', { action: 'CLUSTER_VIEW' }, /^resourceType: is required/],
+    ['unknown action', { action: 'CLUSTER_FLY', resourceType: 'CLUSTER' }, /^action: unknown action 'CLUSTER_FLY'/],
+    ['unknown type', { action: 'CLUSTER_VIEW', resourceType: 'SPACESHIP' }, /^resourceType: unknown resource type 'SPACESHIP'/],
+    ['action of another type', { action: 'CLUSTER_EDIT', resourceType: 'ENVIRONMENT' }, /^action: CLUSTER_EDIT is not an action on ENVIRONMENT/],
+    ['special action of another type', { action: 'GRANT_APPROVE', resourceType: 'APPLICATION' }, /^action: GRANT_APPROVE is not an action on APPLICATION/],
+    ['no resourceUid for an item action', { action: 'CLUSTER_EDIT', resourceType: 'CLUSTER' }, /^resourceUid: is required for CLUSTER_EDIT/],
+  ])('400 for %s, naming the parameter', async (_name, query, message) => {
+    const res = await ask(who.admin.token, query as Record<string, string>);
+    expect(res.status).toBe(400);
+    expect(res.body.status).toBe('BAD_REQUEST');
+    expect(res.body.errors[0]).toMatch(message);
+  });
+
+  it.each([
+    ['an unknown uid', 'admin', 'CLUSTER_VIEW', 'CLUSTER', '0123456789abcdef0123456789abcdef'],
+    ['a malformed uid', 'admin', 'CLUSTER_VIEW', 'CLUSTER', 'not-a-uid'],
+    ["another tenant's cluster", 'admin', 'CLUSTER_VIEW', 'CLUSTER', 'otherCluster'],
+    ["another tenant's cluster, asking to delete", 'admin', 'CLUSTER_DELETE', 'CLUSTER', 'otherCluster'],
+    ["another tenant (not a SUPER_ADMIN)", 'admin', 'TENANT_VIEW', 'TENANT', 'otherTenant'],
+    ['a Private environment the caller cannot see', 'outsider', 'ENVIRONMENT_EDIT', 'ENVIRONMENT', 'privateEnv'],
+    ['any uid of a kind not held yet', 'admin', 'STREAM_VIEW', 'STREAM', '0123456789abcdef0123456789abcdef'],
+    ['the parent of a create when it does not exist', 'admin', 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', '0123456789abcdef0123456789abcdef'],
+  ])('404 for %s', async (_name, caller, action, resourceType, target) => {
+    const given = uid[target] ?? target;
+    const res = await ask(who[caller].token, { action, resourceType, resourceUid: given });
+    expect(res.status).toBe(404);
+    expect(res.body.status).toBe('NOT_FOUND');
+    // Word for word what a uid that never existed gets: nothing confirms that the resource is there.
+    const never = '00000000000000000000000000000000';
+    const control = await ask(who[caller].token, { action, resourceType, resourceUid: never });
+    expect(res.body.errors.map((e: string) => e.replace(given, '<uid>'))).toEqual(control.body.errors.map((e: string) => e.replace(never, '<uid>')));
+  });
+
+  it.each([
+    // caller, action, type, target, allowed
+    ['admin', 'CLUSTER_CREATE', 'CLUSTER', undefined, true],
+    ['owner', 'CLUSTER_CREATE', 'CLUSTER', undefined, false],
+    ['owner', 'CLUSTER_VIEW', 'CLUSTER', 'cluster', true],
+    ['owner', 'CLUSTER_EDIT', 'CLUSTER', 'cluster', false],
+    ['admin', 'CLUSTER_DELETE', 'CLUSTER', 'cluster', true],
+    ['owner', 'INSTANCE_EDIT', 'INSTANCE', 'instance', false],
+    ['admin', 'INSTANCE_EDIT', 'INSTANCE', 'instance', true],
+    ['owner', 'ENVIRONMENT_EDIT', 'ENVIRONMENT', 'publicEnv', true],
+    ['owner', 'ENVIRONMENT_SYNCHRONIZE', 'ENVIRONMENT', 'publicEnv', true],
+    ['outsider', 'ENVIRONMENT_VIEW', 'ENVIRONMENT', 'publicEnv', true],
+    ['outsider', 'ENVIRONMENT_EDIT', 'ENVIRONMENT', 'publicEnv', false],
+    ['outsider', 'ENVIRONMENT_SYNCHRONIZE', 'ENVIRONMENT', 'publicEnv', false],
+    ['envAdmin', 'ENVIRONMENT_DELETE', 'ENVIRONMENT', 'privateEnv', true],
+    ['admin', 'ENVIRONMENT_EDIT', 'ENVIRONMENT', 'privateEnv', true],
+    ['owner', 'ENVIRONMENT_CREATE', 'ENVIRONMENT', undefined, true],
+    ['nobody', 'ENVIRONMENT_CREATE', 'ENVIRONMENT', undefined, false],
+    ['outsider', 'STREAM_CREATE', 'STREAM', undefined, true],
+    ['outsider', 'TOPIC_CREATE', 'Topic', undefined, true],
+    ['nobody', 'STREAM_CREATE', 'stream', undefined, false],
+    ['admin', 'STREAM_CREATE', 'STREAM', undefined, true],
+    ['outsider', 'APPLICATION_CREATE', 'APPLICATION', undefined, true],
+    ['owner', 'APPLICATION_CREATE', 'APPLICATION', undefined, false],
+    ['nobody', 'SCHEMA_CREATE', 'SCHEMA', undefined, true],
+    ['admin', 'TENANT_EDIT', 'TENANT', 'tenant', true],
+    ['owner', 'TENANT_EDIT', 'TENANT', 'tenant', false],
+    ['owner', 'TENANT_VIEW', 'TENANT', 'tenant', true],
+    ['admin', 'TENANT_CREATE', 'TENANT', undefined, false],
+    ['owner', 'GROUP_VIEW', 'GROUP', 'owners', true],
+    ['admin', 'GROUP_DELETE', 'GROUP', 'owners', true],
+    ['outsider', 'GROUP_EDIT', 'GROUP', 'owners', false],
+    ['owner', 'cluster_view', 'cluster', 'cluster', true],
+    ['owner', 'environment-edit', 'Environment', 'publicEnv', true],
+  ])('%s asks %s on %s %s → allowed %s', async (caller, action, resourceType, target, allowed) => {
+    const query: Record<string, string> = { action, resourceType };
+    if (target) query.resourceUid = uid[target];
+    const res = await ask(who[caller].token, query);
+    expect(res.status).toBe(allowed ? 200 : 403);
+    if (allowed) expect(res.text).toBe('');
+    else expect(res.body).toMatchObject({ status: 'FORBIDDEN', errors: [expect.stringContaining(action.toUpperCase().replace(/-/g, '_').replace('TOPIC', 'STREAM'))] });
+  });
+
+  it('accepts a resource URI or a dashed UUID as resourceUid', async () => {
+    const dashed = uid.cluster.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+    expect((await ask(who.admin.token, { action: 'CLUSTER_EDIT', resourceType: 'CLUSTER', resourceUid: dashed })).status).toBe(200);
+    expect((await ask(who.admin.token, { action: 'CLUSTER_EDIT', resourceType: 'CLUSTER', resourceUid: `${app.api}/clusters/${uid.cluster}` })).status).toBe(200);
+  });
+
+  it('agrees with the edit and delete links each caller sees', async () => {
+    const targets: Array<[string, string, string]> = [
+      ['CLUSTER', 'clusters', 'cluster'], ['INSTANCE', 'instances', 'instance'], ['GROUP', 'groups', 'owners'],
+      ['ENVIRONMENT', 'environments', 'publicEnv'], ['ENVIRONMENT', 'environments', 'privateEnv'],
+    ];
+    for (const caller of Object.keys(who)) {
+      for (const [type, collection, target] of targets) {
+        const item = await call(app, 'GET', `/${collection}/${uid[target]}`, { token: who[caller].token });
+        const view = await ask(who[caller].token, { action: `${type}_VIEW`, resourceType: type, resourceUid: uid[target] });
+        expect(view.status, `${caller} ${type}_VIEW ${target}`).toBe(item.status === 200 ? 200 : 404);
+        if (item.status !== 200) continue;
+        for (const verb of ['EDIT', 'DELETE'] as const) {
+          const res = await ask(who[caller].token, { action: `${type}_${verb}`, resourceType: type, resourceUid: uid[target] });
+          const rel = verb.toLowerCase();
+          expect(res.status === 200, `${caller} ${type}_${verb} ${target}`).toBe(item.body._links[rel] !== undefined);
+        }
+      }
+    }
+  });
+});
