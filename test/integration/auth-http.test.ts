@@ -116,6 +116,39 @@ describe('401 causes', () => {
     expect401(await call(app, 'GET', '/clusters', { token: await craftToken(a.shortName, a.admin, fixed) }), true);
   });
 
+  it('a token not yet valid (nbf two minutes ahead) → 401 invalid_token', async () => {
+    const token = await craftToken(a.shortName, a.admin, { nbf: Math.floor(Date.now() / 1000) + 120 });
+    expect401(await call(app, 'GET', '/clusters', { token }), true);
+  });
+
+  it('an HS256 token keyed with the realm\'s public key → 401 invalid_token', async () => {
+    const jwks = (await (await fetch(`${app.authUrl}/realms/${a.shortName}/protocol/openid-connect/certs`)).json()) as { keys: Array<Record<string, string>> };
+    const key = jwks.keys[0];
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { iss: issuerOf(app.authUrl, a.shortName), sub: a.admin.user.uid, typ: 'Bearer', iat: now, exp: now + 300 };
+    for (const secret of [JSON.stringify(key), key.n]) {
+      const token = jwt.sign(claims, secret, { algorithm: 'HS256', keyid: key.kid });
+      expect401(await call(app, 'GET', '/clusters', { token }), true);
+    }
+  });
+
+  it('a tampered payload (roles raised, signature kept) → 401 invalid_token', async () => {
+    const real = await craftToken(a.shortName, author);
+    const [header, payload, signature] = real.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    claims.realm_access = { roles: ['SUPER_ADMIN', 'TENANT_ADMIN'] };
+    claims.sub = a.admin.user.uid;
+    const forged = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
+    expect401(await call(app, 'POST', '/clusters', { token: forged, body: { name: 'forged', bootstrapServers: ['f:9092'] } }), true);
+    expect((await call(app, 'GET', '/clusters/search/findByName?name=forged', { token: a.admin.token })).body.page.totalElements).toBe(0);
+  });
+
+  it('a token under an unknown kid → 401 invalid_token', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const token = await craftToken(a.shortName, a.admin, {}, { pem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), kid: 'no-such-kid' });
+    expect401(await call(app, 'GET', '/clusters', { token }), true);
+  });
+
   it('a token of a user of tenant B under realm A → 401 (users are looked up within the realm)', async () => {
     const token = await craftToken(a.shortName, b.admin);
     expect401(await call(app, 'GET', '/clusters', { token }), true);

@@ -1,0 +1,159 @@
+/**
+ * CONTRACT §7 and issue 4: nothing of another tenant is visible or reachable on any path. This walks EVERY
+ * operation of the OpenAPI document with tenant B's tokens (its TENANT_ADMIN, and a SUPER_ADMIN of B) against
+ * tenant A's data: an id of A answers 404 (never 403, never 400 that would confirm it), and no answer — lists,
+ * searches, counts, links — carries any uid of A. A new path or collection without a fixture here fails the test.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resourceByCollection } from '../../handlers/resources';
+import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+
+const spec = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8')) as {
+  paths: Record<string, Record<string, { parameters?: Array<{ name?: string; in?: string; $ref?: string }> }>>;
+};
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+
+/** A's fixture uid for each collection, and for each association rel the collection it points into. */
+const A: Record<string, string> = {};
+const A_NAMES: Record<string, string> = {};
+const REL_TARGET: Record<string, string> = {
+  members: 'users', managers: 'users', resourceManagers: 'users', clusters: 'clusters', instance: 'instances',
+  owners: 'groups', viewers: 'groups',
+};
+
+let app: TestApp;
+let a: TestTenant;
+let b: TestTenant;
+let bSuper: TestUser;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  a = await createTenant(app, 'iso-a');
+  b = await createTenant(app, 'iso-b');
+  bSuper = await createUser(app, b, ['SUPER_ADMIN', 'TENANT_ADMIN'], 'super');
+  const tok = a.admin.token;
+  const post = async (path: string, body: Record<string, unknown>) => {
+    const res = await call(app, 'POST', path, { token: tok, body });
+    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
+    return res.body.uid as string;
+  };
+  const member = await createUser(app, a, ['STREAM_AUTHOR'], 'member');
+  A.users = member.user.uid;
+  A_NAMES.users = member.email;
+  A.clusters = await post('/clusters', { name: 'a-only-cluster', bootstrapServers: ['a:9092'] });
+  A_NAMES.clusters = 'a-only-cluster';
+  A.instances = await post('/instances', { name: 'A Only Instance', shortName: 'aonly', clusters: [A.clusters] });
+  A_NAMES.instances = 'A Only Instance';
+  A.groups = await post('/groups', { name: 'A Only Group', members: [A.users], managers: [A.users] });
+  A_NAMES.groups = 'A Only Group';
+  A.environments = await post('/environments', { name: 'a-only-env', shortName: 'aonlyenv', instance: A.instances, owners: A.groups, viewers: [A.groups] });
+  A_NAMES.environments = 'a-only-env';
+  A.tenants = a.tenant.uid;
+  A_NAMES.tenants = a.shortName;
+});
+afterAll(async () => app?.stop());
+
+interface Probe { method: string; template: string; path: string; hasId: boolean }
+
+/** Every operation, with A's ids filled in; associations once per rel of the collection's descriptor. */
+function probes(): Probe[] {
+  const out: Probe[] = [];
+  for (const [template, ops] of Object.entries(spec.paths)) {
+    for (const method of METHODS) {
+      if (!ops[method]) continue;
+      const collection = template.split('/')[1];
+      const hasId = template.includes('{id}');
+      const fills: string[] = [];
+      if (template.includes('{rel}')) {
+        const resource = resourceByCollection(collection);
+        if (!resource) throw new Error(`no descriptor for ${template}`);
+        for (const assoc of resource.associations) {
+          const target = REL_TARGET[assoc.rel];
+          if (!target) throw new Error(`tenant-isolation test: no target collection for rel ${assoc.rel}`);
+          fills.push(template.replace('{rel}', assoc.rel).replace('{propertyId}', A[target]));
+        }
+      } else if (template.includes('{collection}')) {
+        fills.push(template.replace('{collection}', 'clusters'));
+      } else {
+        fills.push(template);
+      }
+      for (const filled of fills) {
+        if (hasId && !A[collection]) throw new Error(`tenant-isolation test: no fixture of tenant A for /${collection}`);
+        out.push({ method: method.toUpperCase(), template, path: filled.replace('{id}', A[collection] ?? ''), hasId });
+      }
+    }
+  }
+  return out;
+}
+
+/** Query parameters that name things get A's values: a search for A's name must find nothing. */
+function queryFor(template: string): string {
+  const collection = template.split('/')[1];
+  const q = new URLSearchParams();
+  if (template === '/auth') {
+    q.set('action', 'CLUSTER_VIEW'); q.set('resourceType', 'CLUSTER'); q.set('resourceUid', A.clusters);
+  } else if (template.includes('/search/')) {
+    const op = spec.paths[template].get;
+    for (const p of op?.parameters ?? []) {
+      if (!p.name || p.in !== 'query') continue;
+      if (p.name === 'instance') q.set(p.name, A.instances);
+      else if (p.name === 'shortName') q.set(p.name, collection === 'tenants' ? a.shortName : collection === 'instances' ? 'aonly' : 'aonlyenv');
+      else if (p.name === 'email') q.set(p.name, A_NAMES.users);
+      else if (p.name === 'name') q.set(p.name, A_NAMES[collection] ?? 'x');
+    }
+  } else if (template === '/group') {
+    q.set('name', 'A Only');
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+const aUids = () => Object.values(A).filter((uid) => uid !== undefined);
+
+describe('tenant isolation on every path of the spec', () => {
+  it('has a probe for every operation', () => {
+    const all = probes();
+    expect(all.length).toBeGreaterThan(40);
+    expect(new Set(all.map((p) => `${p.method} ${p.template}`)).size)
+      .toBe(Object.values(spec.paths).reduce((n, ops) => n + METHODS.filter((m) => ops[m]).length, 0));
+  });
+
+  for (const caller of ['tenant admin of B', 'SUPER_ADMIN of B'] as const) {
+    it(`${caller}: A's ids answer 404 and nothing of A leaks`, async () => {
+      const token = caller === 'tenant admin of B' ? b.admin.token : bSuper.token;
+      const failures: string[] = [];
+      for (const probe of probes()) {
+        // A SUPER_ADMIN manages every tenant through /tenants (CONTRACT §7): that is the one exception.
+        const superTenants = caller === 'SUPER_ADMIN of B' && probe.template.startsWith('/tenants');
+        if (superTenants) continue;
+        const path = probe.path + (probe.method === 'GET' ? queryFor(probe.template) : '');
+        const body = probe.method === 'GET' || probe.method === 'DELETE' ? undefined : {};
+        const res = await call(app, probe.method, path, { token, body });
+        const label = `${probe.method} ${probe.template} → ${res.status}`;
+        if (probe.hasId || probe.template === '/auth') {
+          if (res.status !== 404) failures.push(`${label} (expected 404)`);
+        } else if (probe.template.includes('/search/') && res.status === 404) {
+          // a single-result search that finds nothing: fine
+        } else if (res.status >= 500) {
+          failures.push(`${label} (server error)`);
+        }
+        const leaked = aUids().filter((uid) => res.text.includes(uid) && !path.includes(uid));
+        if (leaked.length > 0) failures.push(`${label} leaks ${leaked.join(', ')}`);
+        if (res.body?.page && probe.template.includes('/search/') && res.body.page.totalElements !== 0) {
+          failures.push(`${label} counts ${res.body.page.totalElements} of A's`);
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+  }
+
+  it("A's data is intact after B's attempts", async () => {
+    for (const collection of ['clusters', 'instances', 'groups', 'environments', 'users']) {
+      const res = await call(app, 'GET', `/${collection}/${A[collection]}`, { token: a.admin.token });
+      expect(res.status, collection).toBe(200);
+    }
+    const group = await call(app, 'GET', `/groups/${A.groups}/members`, { token: a.admin.token, headers: { Accept: 'text/uri-list' } });
+    expect(group.text).toContain(A.users);
+  });
+});
