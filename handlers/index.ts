@@ -8,6 +8,7 @@ import * as general from './general';
 import * as profile from './profile';
 import * as clusters from './clusters';
 import * as groups from './groups';
+import * as users from './users';
 import * as instances from './instances';
 import * as environments from './environments';
 import * as tenants from './tenants';
@@ -24,6 +25,7 @@ export const handlers = {
   ...handlersOf(profile),
   ...handlersOf(clusters),
   ...handlersOf(groups),
+  ...handlersOf(users),
   ...handlersOf(instances),
   ...handlersOf(environments),
   ...handlersOf(tenants),

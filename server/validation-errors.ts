@@ -37,6 +37,17 @@ function valueAt(root: Record<string, unknown>, instancePath: string): unknown {
   return instancePath.split('/').slice(1).reduce<unknown>((acc, k) => (acc && typeof acc === 'object' ? (acc as any)[k.replace(/~1/g, '/')] : undefined), root);
 }
 
+/**
+ * In a oneOf/anyOf, the branch whose type fits says more than "must be <type>" from the others (a role given as
+ * `{"name": "NOPE"}` is about the name, not about not being a string): such a type error is dropped when another
+ * error was found at the same place or inside it.
+ */
+function supersededTypeError(e: ErrorObject, all: ErrorObject[]): boolean {
+  if (e.keyword !== 'type') return false;
+  return all.some((o) => o !== e && o.keyword !== 'type' && o.keyword !== 'oneOf' && o.keyword !== 'anyOf'
+    && (o.instancePath === e.instancePath || o.instancePath.startsWith(`${e.instancePath}/`)));
+}
+
 export function toValidationError(errors: ErrorObject[], request: Record<string, unknown>): HttpError {
   const bodyMissing = errors.some((e) => e.keyword === 'parse' || (e.keyword === 'required' && e.instancePath === '' && (e.params as any).missingProperty === 'requestBody'))
     || errors.some((e) => e.instancePath === '/requestBody' && e.keyword === 'type');
@@ -44,7 +55,7 @@ export function toValidationError(errors: ErrorObject[], request: Record<string,
   // oneOf/anyOf report every branch; the branch errors say more than the summary, and repeat per branch.
   const seen = new Set<string>();
   const subErrors: SubError[] = [];
-  for (const e of errors) {
+  for (const e of errors.filter((x) => !supersededTypeError(x, errors))) {
     if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
     const field = fieldPath(e.instancePath, e.keyword === 'required' ? (e.params as any).missingProperty : undefined);
     const value = e.keyword === 'required' ? undefined : valueAt(request, e.instancePath);

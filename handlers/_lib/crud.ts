@@ -41,7 +41,7 @@ async function listing(resource: Resource, ctx: RequestContext, where: WhereOpti
 
 async function store(resource: Resource, ctx: RequestContext, mode: Mode, row: Row | undefined, transaction: Transaction) {
   const { values, links } = await readInput(resource, ctx, mode, row, transaction);
-  if (resource.check) await resource.check(ctx, values, row);
+  if (resource.check) await resource.check(ctx, values, row, transaction);
   await checkUnique(resource, ctx, values, row, transaction);
   const actor = ctx.principal.email;
   let saved: Row;
@@ -77,18 +77,19 @@ export function resourceHandlers(resource: Resource) {
     await mayCreate(ctx);
     const row = await mutate(ctx, async (transaction) => {
       const saved = await store(resource, ctx, 'create', undefined, transaction);
-      if (resource.afterCreate) await resource.afterCreate(ctx, saved, transaction);
+      const followUp = resource.afterCreate ? await resource.afterCreate(ctx, saved, transaction) : undefined;
       const after = await snapshot(resource, saved, ctx, transaction);
       const change = { ctx, row: saved, transaction, after };
       return {
         result: saved,
         audit: [
           { action: 'CREATED', resourceType: resource.auditType, resourceName: resource.auditName(saved), resourceId: saved.uid, details: after },
+          ...(followUp ?? []),
           ...(resource.extraAudit ? resource.extraAudit(change) : []),
         ],
       };
     });
-    const body = await renderOne(resource, row, ctx);
+    const body = { ...(await renderOne(resource, row, ctx)), ...(resource.reveal?.(ctx, row) ?? {}) };
     return hal(body, 201, { Location: selfHref(resource, row, ctx), ...validatorHeaders(row) });
   }, mayCreate);
 
@@ -106,7 +107,7 @@ export function resourceHandlers(resource: Resource) {
       const before = await snapshot(resource, row, ctx, transaction);
       const next = await store(resource, ctx, mode, row, transaction);
       const after = await snapshot(resource, next, ctx, transaction);
-      const changes = diff(before, after);
+      const changes: Record<string, unknown> = { ...diff(before, after), ...writeOnlyChanges(resource, ctx) };
       const audit = Object.keys(changes).length === 0 ? [] : [
         { action: 'UPDATED', resourceType: resource.auditType, resourceName: resource.auditName(next), resourceId: next.uid, details: changes },
         ...(resource.extraAudit ? resource.extraAudit({ ctx, row: next, transaction, before, after }) : []),
@@ -178,4 +179,11 @@ async function searchArgs(def: SearchDef, ctx: RequestContext): Promise<Record<s
     args[p.name] = p.ref ? await resolveQueryRef(p.ref(), ctx, value) : value;
   }
   return args;
+}
+
+/** Write-only fields (passwords, secrets) the request set: audited as changed, their values never shown. */
+function writeOnlyChanges(resource: Resource, ctx: RequestContext): Record<string, { old: string; new: string }> {
+  const body = (ctx.body ?? {}) as Record<string, unknown>;
+  const given = resource.fields.filter((f) => f.writeOnly && !f.readOnly && body[f.name] !== undefined);
+  return Object.fromEntries(given.map((f) => [f.name, { old: '***', new: '***' }]));
 }

@@ -39,10 +39,11 @@ export async function readInput(resource: Resource, ctx: RequestContext, mode: M
     if (has(body, f.name)) {
       value = f.input ? f.input(body[f.name]) : body[f.name];
       if (f.kind === 'map' && mode === 'patch') value = mergeMap(row?.get(attr), value);
+      if (f.prepare && value !== null && value !== undefined) value = await f.prepare(value);
     } else if (mode === 'patch') {
       continue;
     } else {
-      if (mode === 'replace' && f.immutable) continue;
+      if (mode === 'replace' && (f.immutable || f.keepOnReplace)) continue;
       value = f.default ? f.default(ctx) : null;
       if (mode === 'create' && value === null && !f.default) continue;
     }

@@ -30,7 +30,8 @@ export function summary(resource: Resource, row: Row, ctx: RequestContext): Reco
 export interface Rights { edit: boolean; delete: boolean }
 
 export async function rightsOf(resource: Resource, row: Row, ctx: RequestContext): Promise<Rights> {
-  return { edit: await resource.policy.canEdit(ctx, row), delete: await resource.policy.canDelete(ctx, row) };
+  const hidden = resource.policy.hideDeleteLink?.(ctx, row) ?? false;
+  return { edit: await resource.policy.canEdit(ctx, row), delete: !hidden && (await resource.policy.canDelete(ctx, row)) };
 }
 
 export function item(resource: Resource, row: Row, related: Related, rights: Rights, ctx: RequestContext): Record<string, unknown> {

@@ -27,6 +27,10 @@ export interface FieldDef {
   /** Scalars are sortable unless this is false. */
   sortable?: boolean;
   input?: (value: unknown) => unknown;
+  /** Async step after `input` (e.g. hashing a password into its `*Hash` attribute). */
+  prepare?: (value: unknown) => Promise<unknown>;
+  /** Absent on PUT keeps the stored value instead of resetting it (roles, secrets one cannot read back). */
+  keepOnReplace?: boolean;
   output?: (stored: unknown, row: Row) => unknown;
 }
 
@@ -61,8 +65,12 @@ export interface Policy {
   canCreate: (ctx: RequestContext) => boolean | Promise<boolean>;
   canEdit: (ctx: RequestContext, row: Row) => boolean | Promise<boolean>;
   canDelete: (ctx: RequestContext, row: Row) => boolean | Promise<boolean>;
+  /** The `delete` link is left out although the caller may delete (e.g. one's own user: that DELETE answers 422). */
+  hideDeleteLink?: (ctx: RequestContext, row: Row) => boolean;
   /** Extra filter on top of tenancy: rows the caller may see (others answer 404). */
   visible?: (ctx: RequestContext) => WhereOptions | undefined | Promise<WhereOptions | undefined>;
+  /** Actions beyond view/create/edit/delete (auth/actions.ts SPECIAL_ACTIONS), e.g. ENVIRONMENT_SYNCHRONIZE. */
+  actions?: Partial<Record<string, (ctx: RequestContext, row: Row) => boolean | Promise<boolean>>>;
 }
 
 export interface Change {
@@ -91,7 +99,7 @@ export interface Resource {
   /** Rows of the caller's tenant; `tenants` overrides it. */
   scope?: (ctx: RequestContext) => WhereOptions;
   /** Domain checks before a create or update is stored; throw a typed error to refuse. */
-  check?: (ctx: RequestContext, values: Record<string, any>, row?: Row) => void | Promise<void>;
+  check?: (ctx: RequestContext, values: Record<string, any>, row?: Row, transaction?: Transaction) => void | Promise<void>;
   /** Why the row cannot be deleted (422), or null. */
   blockers?: (ctx: RequestContext, row: Row, transaction: Transaction) => Promise<string | null>;
   /** Audit entries beyond CREATED/UPDATED/DELETED (e.g. CLUSTER_ADDED). */
@@ -99,11 +107,13 @@ export interface Resource {
   /** Fields computed for the reply (issuerUrl, fullName…). */
   computed?: (row: Row, ctx: RequestContext) => Record<string, unknown>;
   /** Links beyond self, item rel, associations, edit and delete. */
-  links?: (row: Row, ctx: RequestContext, self: string) => Record<string, unknown>;
+  links?: (row: Row, ctx: RequestContext, self: string, related?: Map<string, Row | Row[] | null>) => Record<string, unknown>;
+  /** Fields shown once, in the 201 body of a create only (a generated secret); never stored, audited or logged. */
+  reveal?: (ctx: RequestContext, row: Row) => Record<string, unknown> | undefined;
   /** Values set on create that do not come from input (e.g. tenantUid for tenant-less resources). */
   onCreate?: (ctx: RequestContext, values: Record<string, any>, transaction: Transaction) => void | Promise<void>;
-  /** After the row and its links are stored (e.g. seeding a new tenant's realm). */
-  afterCreate?: (ctx: RequestContext, row: Row, transaction: Transaction) => Promise<void>;
+  /** After the row and its links are stored (e.g. seeding a new tenant's realm); may answer audit entries of its own. */
+  afterCreate?: (ctx: RequestContext, row: Row, transaction: Transaction) => Promise<void | AuditEntry[]>;
 }
 
 export const attributeOf = (f: FieldDef) => f.attribute ?? f.name;
