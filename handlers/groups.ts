@@ -1,17 +1,25 @@
-import { isTenantAdmin } from '../auth/permissions';
-import type { RequestContext } from './_lib/context';
-import { associationHandlers } from './_lib/associations';
-import { resourceHandlers } from './_lib/crud';
-import { emailInput, emailOutput } from './_lib/email';
-import type { Resource } from './_lib/resource';
+import { callerGroups, groupPolicy } from '../auth/policies/group';
 import type { Row } from '../models/define';
+import { associationHandlers } from './_lib/associations';
+import { listing, resourceHandlers } from './_lib/crud';
+import { emailInput, emailOutput } from './_lib/email';
+import { itemHref, link } from './_lib/hal';
+import type { Handler } from './_lib/reply';
+import type { Resource } from './_lib/resource';
+import { keyContains } from './_lib/store';
 import { userResource } from './users';
 
-/** TENANT_ADMIN, or a manager of this group. */
-async function adminOrManager(ctx: RequestContext, row: Row): Promise<boolean> {
-  if (isTenantAdmin(ctx)) return true;
-  const hit = await ctx.models.GroupManager.count({ where: { sourceUid: row.uid, targetUid: ctx.principal.user.uid } });
-  return hit > 0;
+/**
+ * CONTRACT §5.3: `members` is always an array of templated user links, one per member; `managers` and
+ * `resourceManagers` are templated links to the association endpoints.
+ */
+function groupLinks(row: Row, ctx: { base: string }, self: string, related?: Map<string, Row | Row[] | null>) {
+  const members = (related?.get('members') as Row[] | undefined) ?? [];
+  return {
+    members: members.map((u) => link(`${itemHref(ctx.base, userResource.collection, u.uid)}{?projection}`, true)),
+    managers: link(`${self}/managers{?projection}`, true),
+    resourceManagers: link(`${self}/resourceManagers{?projection}`, true),
+  };
 }
 
 export const groupResource: Resource = {
@@ -33,7 +41,8 @@ export const groupResource: Resource = {
   searches: [
     { name: 'findByName', params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: String(a.name).toLowerCase() }) },
   ],
-  policy: { canCreate: isTenantAdmin, canEdit: adminOrManager, canDelete: adminOrManager },
+  policy: groupPolicy,
+  links: groupLinks,
   blockers: async (ctx, row, transaction) => {
     const owned = await ctx.models.Environment.count({ where: { ownersUid: row.uid }, transaction });
     return owned > 0 ? `Group ${row.name} owns ${owned} environment(s); give them another owner first` : null;
@@ -58,3 +67,11 @@ export const patchGroupAssociation = a.patch;
 export const deleteGroupAssociation = a.remove;
 export const getGroupAssociationMember = a.getMember;
 export const deleteGroupAssociationMember = a.removeMember;
+
+/** `GET /group{?name,page,size,sort}`: the caller's groups (member, manager or resource manager), `name` a substring. */
+export const listCallerGroups: Handler = async (ctx) => {
+  const raw = ctx.rawQuery.name;
+  const name = (Array.isArray(raw) ? raw[0] : raw) ?? '';
+  const where = { ...(await callerGroups(ctx)), ...(name === '' ? {} : keyContains('nameKey', name)) };
+  return listing(groupResource, ctx, where, `${ctx.base}/group`, name === '' ? [] : [['name', name]], true);
+};

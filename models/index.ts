@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { defineTenant } from './tenant';
+import { defineTenantContact } from './tenant-contact';
 import { defineUser } from './user';
 import { defineGroup } from './group';
 import { defineCluster } from './cluster';
@@ -14,6 +15,7 @@ export function initModels(sequelize: Sequelize) {
   return {
     sequelize,
     Tenant: defineTenant(sequelize),
+    TenantContact: defineTenantContact(sequelize),
     User: defineUser(sequelize),
     Group: defineGroup(sequelize),
     GroupMember: defineJoin(sequelize, 'GroupMember', 'group_members'),

@@ -30,7 +30,7 @@ export async function renderOne(resource: Resource, row: Row, ctx: RequestContex
   return item(resource, row, related, await rightsOf(resource, row, ctx), ctx);
 }
 
-async function listing(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, path: string, extra: [string, string][], isSearch: boolean): Promise<Reply> {
+export async function listing(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, path: string, extra: [string, string][], isSearch: boolean): Promise<Reply> {
   const page = parsePage(ctx.rawQuery, sortableAttributes(resource));
   const { rows, total } = await findPage(resource, ctx, where, page);
   const options = { path, extra, page, total, canCreate: await resource.policy.canCreate(ctx), isSearch };

@@ -13,12 +13,14 @@ export function uidOf(reference: unknown): string | null {
     return null;
   }
   let s = reference.trim();
+  // a templated href such as …/users/{uid}{?projection}: drop the template expressions first
+  s = s.replace(/\{[^}]*\}/g, '');
   s = s.replace(/[?#].*$/, '');
   const segments = s.split('/').filter((p) => p !== '');
   let last = segments.length > 0 ? segments[segments.length - 1] : '';
   try { last = decodeURIComponent(last); } catch { /* keep as is */ }
   last = last.toLowerCase().replace(/-/g, '');
-  // a templated href such as …/users/{uid}{?projection}
+  // the same template, percent-encoded
   last = last.replace(/\{.*\}$/, '');
   return UID.test(last) ? last : null;
 }

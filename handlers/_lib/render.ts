@@ -47,7 +47,7 @@ export function item(resource: Resource, row: Row, related: Related, rights: Rig
   }
   if (rights.edit) links.edit = link(self);
   if (rights.delete) links.delete = link(self);
-  Object.assign(links, resource.links ? resource.links(row, ctx, self) : {});
+  Object.assign(links, resource.links ? resource.links(row, ctx, self, mine) : {});
   const body: Record<string, unknown> = { ...wireFields(resource, row, ctx), ...commonFields(row) };
   if (Object.keys(embedded).length > 0) body._embedded = embedded;
   body._links = links;

@@ -100,3 +100,12 @@ export async function setLinks(ctx: RequestContext, assoc: AssociationDef, sourc
     await join.bulkCreate(unique.map((targetUid, position) => ({ sourceUid, targetUid, position })), { transaction });
   }
 }
+
+/**
+ * Case-insensitive substring filter on a lowercase `*_key` attribute (e.g. `nameKey`); `%`, `_` and `\` in the
+ * value match themselves.
+ */
+export function keyContains(attribute: string, value: string): WhereOptions {
+  const escaped = value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+  return { [attribute]: { [Op.like]: `%${escaped}%` } };
+}
