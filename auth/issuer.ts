@@ -1,8 +1,11 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Row } from '../models/define';
+import type { Deps } from '../handlers/_lib/context';
 import { grants, required, type IssuerDeps } from './grants';
+import type { KeyStore } from './keys';
 import { OAuthError, invalidRequest } from './oauth-error';
 import { issuerOf } from './tokens';
+import { createTrustedIssuerKeys, type TrustedIssuerKeys } from './trusted-issuers';
 
 const DISCOVERY = '/realms/:realm/.well-known/openid-configuration';
 const CERTS = '/realms/:realm/protocol/openid-connect/certs';
@@ -14,7 +17,8 @@ interface RealmLocals { realm: string; tenant: Row }
  * The embedded Keycloak-style issuer (CONTRACT §1.2). The app mounts it at `/auth`; `deps.authUrl()` must then
  * answer the public URL of that mount point, since every `iss` and endpoint URL is built from it.
  */
-export function issuerRouter(deps: IssuerDeps): Router {
+export function issuerRouter(options: Deps & { keys: KeyStore; trustedIssuers?: TrustedIssuerKeys }): Router {
+  const deps: IssuerDeps = { ...options, trustedIssuers: options.trustedIssuers ?? createTrustedIssuerKeys(options.config.trustedIssuers) };
   const router = Router();
 
   /** Realm = tenant shortName; Keycloak's exact 404 body for any other. */
@@ -61,7 +65,9 @@ function discoveryDocument(issuer: string) {
     response_types_supported: ['token'],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    // private_key_jwt: a trusted issuer's assertion authenticates a federated service account (RFC 7523 §2.2).
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
+    token_endpoint_auth_signing_alg_values_supported: ['RS256'],
     scopes_supported: ['openid', 'profile', 'email'],
     claims_supported: ['iss', 'sub', 'azp', 'preferred_username', 'email', 'given_name', 'family_name', 'name', 'realm_access'],
   };

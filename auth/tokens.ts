@@ -44,6 +44,11 @@ export interface MintOptions {
   scope?: string;
   /** Password and refresh grants hand out a refresh token; client_credentials does not. */
   withRefreshToken: boolean;
+  /**
+   * Epoch seconds the refresh token must expire by (the refresh grant passes the presented token's `exp`, so
+   * refreshing never extends a login); default and upper bound: now + REFRESH_TOKEN_TTL.
+   */
+  refreshExpiresAt?: number;
 }
 
 /** Signs the access (and refresh) token for a user the grant has already authenticated. */
@@ -71,8 +76,9 @@ export async function mintTokens(options: MintOptions): Promise<TokenResponse> {
   const response: TokenResponse = { access_token, expires_in: ACCESS_TOKEN_TTL, token_type: 'Bearer', scope };
   if (options.withRefreshToken) {
     // Claims kept minimal: the refresh grant re-reads the user, so roles or names changed since are picked up.
-    response.refresh_token = sign({ ...common, exp: iat + REFRESH_TOKEN_TTL, jti: randomUUID(), typ: 'Refresh' });
-    response.refresh_expires_in = REFRESH_TOKEN_TTL;
+    const exp = Math.min(iat + REFRESH_TOKEN_TTL, options.refreshExpiresAt ?? Infinity);
+    response.refresh_token = sign({ ...common, exp, jti: randomUUID(), typ: 'Refresh' });
+    response.refresh_expires_in = exp - iat;
   }
   return response;
 }

@@ -11,9 +11,26 @@ export interface Config {
   bootstrapAdminEmail: string;
   bootstrapAdminPassword?: string;
   maxBodyBytes: number;
+  /** Issuers whose signed assertions the embedded issuer accepts for federated service accounts (`TRUSTED_ISSUERS`). */
+  trustedIssuers: TrustedIssuer[];
   /** Validate every response against the OpenAPI document (switched on in tests). */
   validateResponses: boolean;
   logLevel: string;
+}
+
+/** One entry of `TRUSTED_ISSUERS`: an external identity provider (workload identity, CI) a service account may be bound to. */
+export interface TrustedIssuer {
+  /** Compared with the assertion's `iss` exactly, as a string. */
+  issuer: string;
+  /** Where the issuer publishes its RS256 keys (http or https). */
+  jwksUri: string;
+  /** When set, the assertion's `aud` must contain one of these. */
+  audience?: string[];
+}
+
+/** A configuration value the service cannot start with; the message names the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -28,7 +45,52 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapAdminEmail: env.BOOTSTRAP_ADMIN_EMAIL || 'admin@demo.local',
     bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || undefined,
     maxBodyBytes: env.MAX_BODY_BYTES ? Number(env.MAX_BODY_BYTES) : 5 * 1024 * 1024,
+    trustedIssuers: parseTrustedIssuers(env.TRUSTED_ISSUERS),
     validateResponses: env.VALIDATE_RESPONSES === '1' || env.VALIDATE_RESPONSES === 'true',
     logLevel: env.LOG_LEVEL || 'info',
   };
+}
+
+/**
+ * `TRUSTED_ISSUERS` = JSON `[{issuer, jwksUri, audience?}]` (`audience` a string or an array of strings).
+ * Unset or blank → none. Anything malformed stops the start with a ConfigError naming the entry and field:
+ * a silently ignored entry would surface much later as "invalid_grant" for every federated service account.
+ */
+export function parseTrustedIssuers(raw: string | undefined): TrustedIssuer[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (err) {
+    throw new ConfigError(`TRUSTED_ISSUERS is not valid JSON (${(err as Error).message}); expected [{"issuer": "...", "jwksUri": "...", "audience": "..."}]`);
+  }
+  if (!Array.isArray(parsed)) throw new ConfigError('TRUSTED_ISSUERS must be a JSON array of {issuer, jwksUri, audience?}');
+  const seen = new Set<string>();
+  return parsed.map((entry: unknown, i) => {
+    const at = `TRUSTED_ISSUERS[${i}]`;
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new ConfigError(`${at} must be an object {issuer, jwksUri, audience?}`);
+    const { issuer, jwksUri, audience } = entry as Record<string, unknown>;
+    if (typeof issuer !== 'string' || issuer.trim() === '') throw new ConfigError(`${at}.issuer must be a non-empty string`);
+    if (seen.has(issuer)) throw new ConfigError(`${at}.issuer ${issuer} is listed twice`);
+    seen.add(issuer);
+    if (typeof jwksUri !== 'string' || !isHttpUrl(jwksUri)) throw new ConfigError(`${at}.jwksUri must be an http(s) URL`);
+    const trusted: TrustedIssuer = { issuer, jwksUri };
+    if (audience !== undefined && audience !== null) {
+      const list = typeof audience === 'string' ? [audience] : audience;
+      if (!Array.isArray(list) || list.length === 0 || !list.every((a) => typeof a === 'string' && a !== '')) {
+        throw new ConfigError(`${at}.audience must be a non-empty string or a non-empty array of them`);
+      }
+      trusted.audience = list as string[];
+    }
+    return trusted;
+  });
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
