@@ -1,5 +1,7 @@
 import { callerGroups, groupPolicy } from '../auth/policies/group';
-import type { Row } from '../models/define';
+import type { Transaction } from 'sequelize';
+import type { Models } from '../models';
+import type { Row, RowModel } from '../models/define';
 import { associationHandlers } from './_lib/associations';
 import { listing, resourceHandlers } from './_lib/crud';
 import { emailInput, emailOutput } from './_lib/email';
@@ -20,6 +22,20 @@ function groupLinks(row: Row, ctx: { base: string }, self: string, related?: Map
     managers: link(`${self}/managers{?projection}`, true),
     resourceManagers: link(`${self}/resourceManagers{?projection}`, true),
   };
+}
+
+/**
+ * What a group owns: rows of every model with an `ownersUid` attribute (environments today; streams, schemas and
+ * applications count as soon as their models exist), e.g. `['2 environment(s)']`.
+ */
+async function ownedBy(models: Models, groupUid: string, transaction: Transaction): Promise<string[]> {
+  const owned: string[] = [];
+  for (const [name, model] of Object.entries(models)) {
+    if (typeof model !== 'function' || !('getAttributes' in model) || !('ownersUid' in model.getAttributes())) continue;
+    const count = await (model as RowModel).count({ where: { ownersUid: groupUid }, transaction });
+    if (count > 0) owned.push(`${count} ${name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}(s)`);
+  }
+  return owned;
 }
 
 export const groupResource: Resource = {
@@ -44,8 +60,8 @@ export const groupResource: Resource = {
   policy: groupPolicy,
   links: groupLinks,
   blockers: async (ctx, row, transaction) => {
-    const owned = await ctx.models.Environment.count({ where: { ownersUid: row.uid }, transaction });
-    return owned > 0 ? `Group ${row.name} owns ${owned} environment(s); give them another owner first` : null;
+    const owned = await ownedBy(ctx.models, row.uid, transaction);
+    return owned.length > 0 ? `Group ${row.name} owns ${owned.join(', ')}; give them another owner first` : null;
   },
 };
 

@@ -1,6 +1,8 @@
 import { canEditTenant, tenantPolicy } from '../auth/policies/tenant';
 import type { components } from '../generated/types';
-import type { Row } from '../models/define';
+import type { Transaction } from 'sequelize';
+import type { Models } from '../models';
+import type { Row, RowModel } from '../models/define';
 import { contactTypeOf, DEFAULT_CONTACT_TYPE, findContact, storeContact, type ContactType } from '../models/tenant-contact';
 import { authMethodProblems, createFirstAdmin, DEFAULT_AUTH_METHODS, DEFAULT_TENANT_SETTINGS } from '../models/tenant';
 import type { AuditEntry } from '../models/audit-event';
@@ -27,7 +29,7 @@ function checkAuthMethods(_ctx: RequestContext, values: Record<string, any>) {
 }
 
 /** POST `admin` → the new tenant's first TENANT_ADMIN, in the tenant's own transaction; audited without its password. */
-async function createAdmin(ctx: RequestContext, tenant: Row, transaction: Parameters<NonNullable<Resource['afterCreate']>>[2]): Promise<AuditEntry[]> {
+async function createAdmin(ctx: RequestContext, tenant: Row, transaction: Transaction): Promise<AuditEntry[]> {
   const admin = (ctx.body as { admin?: TenantAdmin } | undefined)?.admin;
   if (!admin) return [];
   const email = emailInput('admin.emailAddress')(admin.emailAddress) as string;
@@ -39,12 +41,25 @@ async function createAdmin(ctx: RequestContext, tenant: Row, transaction: Parame
   return [{ action: 'CREATED', resourceType: 'User', resourceName: email, resourceId: user.uid, details }];
 }
 
+/** Kinds whose rows block a tenant's deletion (CONTRACT §5.1), counted once their models exist. */
+const BLOCKING_KINDS = ['Environment', 'Stream', 'Application', 'Schema'];
+
+async function heldBy(models: Models, tenantUid: string, transaction: Transaction): Promise<string[]> {
+  const held: string[] = [];
+  for (const kind of BLOCKING_KINDS) {
+    const model = (models as unknown as Record<string, RowModel | undefined>)[kind];
+    const count = model ? await model.count({ where: { tenantUid }, transaction }) : 0;
+    if (count > 0) held.push(`${count} ${kind.toLowerCase()}(s)`);
+  }
+  return held;
+}
+
 export const tenantResource: Resource = {
   collection: 'tenants',
   itemRel: 'tenant',
   model: (m) => m.Tenant,
   auditType: 'Tenant',
-  auditName: (row) => row.shortName,
+  auditName: (row) => row.name,
   fields: [
     { name: 'name' },
     { name: 'shortName', unique: true, immutable: true },
@@ -72,8 +87,8 @@ export const tenantResource: Resource = {
   afterCreate: createAdmin,
   blockers: async (ctx, row, transaction) => {
     if (row.uid === ctx.principal.tenant.uid) return 'You cannot delete the tenant you are signed in to';
-    const envs = await ctx.models.Environment.count({ where: { tenantUid: row.uid }, transaction });
-    return envs > 0 ? `Tenant ${row.shortName} has ${envs} environment(s); delete them first` : null;
+    const held = await heldBy(ctx.models, row.uid, transaction);
+    return held.length > 0 ? `Tenant ${row.shortName} has ${held.join(', ')}; delete them first` : null;
   },
 };
 
@@ -152,7 +167,7 @@ export const replaceTenantContact: Handler = withPrecheck(async (ctx) => {
     const { row: saved, created } = await storeContact(ctx.models, tenant.uid, type, values, ctx.principal.email, transaction);
     const now = contactView(saved);
     const changes = old ? diff(old, now) : {};
-    const base = { resourceType: 'Tenant', resourceName: tenant.shortName, resourceId: tenant.uid };
+    const base = { resourceType: 'Tenant', resourceName: tenant.name, resourceId: tenant.uid };
     const audit: AuditEntry[] = created
       ? [{ action: 'CREATED', ...base, details: { contactType: type, name: now.name, emailAddress: now.emailAddress, phoneNumber: now.phoneNumber } }]
       : Object.keys(changes).length === 0 ? [] : [{ action: 'UPDATED', ...base, details: { contactType: type, ...changes } }];

@@ -257,7 +257,7 @@ describe('groups: delete blockers', () => {
     const env = await app.models.Environment.create({ tenantUid: t.tenant.uid, name: 'grp-env', shortName: 'grpenv', instanceUid: inst.uid, ownersUid: g.uid });
     const res = await call(app, 'DELETE', `/groups/${g.uid}`, { token: admin() });
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ status: 'UNPROCESSABLE_ENTITY', errors: [expect.stringContaining('environment')] });
+    expect(res.body).toMatchObject({ status: 'UNPROCESSABLE_ENTITY', errors: [expect.stringContaining('owns 1 environment(s)')] });
     expect((await call(app, 'GET', `/groups/${g.uid}`, { token: admin() })).status).toBe(200);
     await env.destroy();
     expect((await call(app, 'DELETE', `/groups/${g.uid}`, { token: admin() })).status).toBe(204);

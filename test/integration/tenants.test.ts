@@ -193,7 +193,8 @@ describe('tenants: creation by a SUPER_ADMIN', () => {
     expect(user!.get('passwordHash')).toMatch(/^scrypt\$/);
 
     const tenantEvents = await auditOf(created.body.uid);
-    expect(tenantEvents.map((e) => [e.action, e.resourceType, e.resourceName])).toEqual([['CREATED', 'Tenant', sn], ['UPDATED', 'Tenant', sn]]);
+    expect(tenantEvents.map((e) => [e.action, e.resourceType, e.resourceName])).toEqual([['CREATED', 'Tenant', 'Acme Corp'], ['UPDATED', 'Tenant', 'Acme Corp']]);
+    expect(tenantEvents[0].details).toMatchObject({ shortName: sn, name: 'Acme Corp' });
     const userEvents = await auditOf(user!.uid);
     expect(userEvents.map((e) => [e.action, e.resourceType, e.resourceName, e.actor])).toEqual([['CREATED', 'User', email, sa.email]]);
     expect(userEvents[0].details).toMatchObject({ emailAddress: { email }, roles: expect.arrayContaining([{ name: 'TENANT_ADMIN' }]) });
@@ -272,7 +273,7 @@ describe('tenants: deletion', () => {
     await app.models.Environment.create({ tenantUid: victim.tenant.uid, name: 'v-env', shortName: 'venv', instanceUid: inst.uid, ownersUid: g.uid });
     const res = await call(app, 'DELETE', `/tenants/${victim.tenant.uid}`, { token: sa.token });
     expect(res.status).toBe(422);
-    expect(res.body.errors[0]).toMatch(/environment/);
+    expect(res.body.errors[0]).toMatch(/has 1 environment\(s\)/);
     expect(await app.models.Tenant.findByPk(victim.tenant.uid)).not.toBeNull();
   });
 });
@@ -322,7 +323,7 @@ describe('tenant contacts', () => {
     await call(app, 'PUT', path, { token: fresh.admin.token, body: { ...body, phoneNumber: '112' } });
     await call(app, 'PUT', path, { token: fresh.admin.token, body: { ...body, phoneNumber: '112' } });
     const events = await auditOf(fresh.tenant.uid);
-    expect(events.map((e) => [e.action, e.resourceType, e.resourceName])).toEqual([['CREATED', 'Tenant', fresh.shortName], ['UPDATED', 'Tenant', fresh.shortName]]);
+    expect(events.map((e) => [e.action, e.resourceType, e.resourceName])).toEqual([['CREATED', 'Tenant', `Tenant ${fresh.shortName}`], ['UPDATED', 'Tenant', `Tenant ${fresh.shortName}`]]);
     expect(events[0].details).toMatchObject({ contactType: 'TECHNICAL', name: 'Ops', emailAddress: { email: 'ops@example.com' } });
     expect(events[1].details).toEqual({ contactType: 'TECHNICAL', phoneNumber: { old: null, new: '112' } });
   });
