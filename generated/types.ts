@@ -1050,7 +1050,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a tenant
-         * @description Deletes a tenant with all its users, groups, clusters, instances and contacts (SUPER_ADMIN). 422 while it has environments, and for the caller's own tenant. Afterwards its realm answers 404 and its tokens 401. Audited as DELETED.
+         * @description Deletes a tenant with all its users, groups, clusters, instances and contacts (SUPER_ADMIN). 422 while it has environments, streams, applications or schemas, and for the caller's own tenant. Afterwards its realm answers 404 and its tokens 401. Audited as DELETED.
          */
         delete: operations["deleteTenant"];
         options?: never;
