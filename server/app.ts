@@ -25,7 +25,7 @@ export interface AppOptions {
   issuer?: express.Router;
 }
 
-type Operation = { operationId: string; security?: unknown[]; requestBody?: { content: Record<string, unknown> }; method: string; path: string };
+type Operation = { operationId: string; security?: unknown[]; requestBody?: { content: Record<string, unknown> }; parameters?: unknown[]; method: string; path: string };
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -113,7 +113,7 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
     if (mediaType && mediaType !== 'application/json' && mediaType !== 'text/uri-list' && typeof body === 'object') {
       headersForValidation['content-type'] = 'application/json';
     }
-    const reply = (await api.handleRequest({ ...obRequest, headers: headersForValidation as never, body }, ctx)) as Reply;
+    const reply = (await api.handleRequest({ ...obRequest, query: declaredQuery(operation, req.query) as never, headers: headersForValidation as never, body }, ctx)) as Reply;
     if (deps.config.validateResponses) {
       const problems = responseProblems(operation.operationId, reply.status, reply.body === undefined ? undefined : reply.contentType ?? 'application/hal+json', reply.body);
       if (problems.length > 0) {
@@ -122,6 +122,16 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
       }
     }
     writeReply(req, res, reply);
+  }
+
+  /**
+   * Query parameters the operation does not declare are ignored, as Spring Data REST does: links carry templates
+   * such as `{?projection}` that clients fill in, and a validator refusing them would break those clients.
+   */
+  function declaredQuery(operation: Operation, query: Request['query']): Record<string, unknown> {
+    const params = (operation.parameters ?? []).map((p) => deref(p) as { in?: string; name?: string } | undefined);
+    const known = new Set(params.filter((p) => p?.in === 'query').map((p) => p?.name));
+    return Object.fromEntries(Object.entries(query).filter(([name]) => known.has(name)));
   }
 
   function routeError(method: string, path: string): HttpError {

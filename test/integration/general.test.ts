@@ -147,3 +147,21 @@ describe('HEAD and trailing slash', () => {
     expect(one.body.uid).toBe(created.body.uid);
   });
 });
+
+describe('query parameters the operation does not declare', () => {
+  it.each([
+    ['a projection on a collection', () => '/clusters?projection=summary'],
+    ['a projection on an item (the templated member links invite it)', () => `/users/${t.admin.user.uid}?projection=summary`],
+    ['an unknown parameter on a search', () => '/groups/search/findByName?name=x&utm_source=mail'],
+    ['an unknown parameter on /user', () => '/user?x=1'],
+  ])('are ignored: %s', async (_label, path) => {
+    const res = await call(app, 'GET', path(), { token: t.admin.token });
+    expect(res.status).toBe(200);
+  });
+
+  it('do not hide a declared one that is invalid', async () => {
+    const res = await call(app, 'GET', '/clusters?projection=summary&size=0', { token: t.admin.token });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatch(/^size: /);
+  });
+});
