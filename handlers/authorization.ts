@@ -53,7 +53,9 @@ async function decide(ctx: RequestContext): Promise<{ allowed: boolean; action: 
   let allowed: boolean;
   if (verb === 'VIEW') allowed = true;
   else if (verb === 'EDIT') allowed = await policy.canEdit(ctx, row);
-  else if (verb === 'DELETE') allowed = await policy.canDelete(ctx, row);
+  // Same answer as the `delete` link: a row the caller may delete in principle but that is never deletable by
+  // them (their own user) is refused here, while DELETE itself explains why with 422.
+  else if (verb === 'DELETE') allowed = (await policy.canDelete(ctx, row)) && !(await policy.hideDeleteLink?.(ctx, row));
   else allowed = (await policy.actions?.[verb]?.(ctx, row)) ?? false;
   return { allowed, action };
 }

@@ -36,6 +36,8 @@ beforeAll(async () => {
   uid.publicEnv = await post('/environments', { name: 'pub', shortName: 'pub', instance: uid.instance, owners: uid.owners }, who.owner.token);
   uid.privateEnv = await post('/environments', { name: 'priv', shortName: 'priv', instance: uid.instance, owners: uid.others, visibility: 'Private', authorizationIssuer: 'Auto' });
   uid.tenant = t.tenant.uid;
+  uid.ownerUser = who.owner.user.uid;
+  uid.adminUser = who.admin.user.uid;
   uid.otherTenant = other.tenant.uid;
   uid.otherCluster = await post('/clusters', { name: 'theirs', bootstrapServers: ['b:9092'] }, other.admin.token);
 });
@@ -114,6 +116,17 @@ describe('GET /auth', () => {
     ['owner', 'GROUP_VIEW', 'GROUP', 'owners', true],
     ['admin', 'GROUP_DELETE', 'GROUP', 'owners', true],
     ['outsider', 'GROUP_EDIT', 'GROUP', 'owners', false],
+    ['owner', 'USER_VIEW', 'USER', 'adminUser', true],
+    ['owner', 'USER_EDIT', 'USER', 'ownerUser', true],
+    ['owner', 'USER_EDIT', 'USER', 'adminUser', false],
+    ['owner', 'USER_ASSIGN_ROLES', 'USER', 'ownerUser', false],
+    ['admin', 'USER_ASSIGN_ROLES', 'USER', 'ownerUser', true],
+    ['admin', 'USER_DELETE', 'USER', 'ownerUser', true],
+    ['admin', 'USER_DELETE', 'USER', 'adminUser', false],
+    ['nobody', 'USER_CREATE', 'USER', undefined, false],
+    ['admin', 'GROUP_CREATE', 'GROUP', undefined, true],
+    ['admin', 'TENANT_WIZARD', 'TENANT', 'tenant', true],
+    ['owner', 'TENANT_WIZARD', 'TENANT', 'tenant', false],
     ['owner', 'cluster_view', 'cluster', 'cluster', true],
     ['owner', 'environment-edit', 'Environment', 'publicEnv', true],
   ])('%s asks %s on %s %s → allowed %s', async (caller, action, resourceType, target, allowed) => {
@@ -135,6 +148,7 @@ describe('GET /auth', () => {
     const targets: Array<[string, string, string]> = [
       ['CLUSTER', 'clusters', 'cluster'], ['INSTANCE', 'instances', 'instance'], ['GROUP', 'groups', 'owners'],
       ['ENVIRONMENT', 'environments', 'publicEnv'], ['ENVIRONMENT', 'environments', 'privateEnv'],
+      ['USER', 'users', 'ownerUser'], ['USER', 'users', 'adminUser'], ['TENANT', 'tenants', 'tenant'],
     ];
     for (const caller of Object.keys(who)) {
       for (const [type, collection, target] of targets) {
@@ -146,6 +160,10 @@ describe('GET /auth', () => {
           const res = await ask(who[caller].token, { action: `${type}_${verb}`, resourceType: type, resourceUid: uid[target] });
           const rel = verb.toLowerCase();
           expect(res.status === 200, `${caller} ${type}_${verb} ${target}`).toBe(item.body._links[rel] !== undefined);
+        }
+        if (type === 'USER') {
+          const res = await ask(who[caller].token, { action: 'USER_ASSIGN_ROLES', resourceType: type, resourceUid: uid[target] });
+          expect(res.status === 200, `${caller} USER_ASSIGN_ROLES ${target}`).toBe(item.body._links.assign_roles !== undefined);
         }
       }
     }
