@@ -4,7 +4,9 @@ import type { Deps, Principal } from '../handlers/_lib/context';
 import { HttpError, UnauthorizedError } from '../handlers/_lib/errors';
 import type { Row } from '../models/define';
 import { fullName } from '../models/user';
-import { createPublicKeyLookup } from './jwks-clients';
+import { logger } from '../server/logger';
+import { createExternalUserResolver } from './external-users';
+import { createPublicKeyLookup, KeySourceUnavailableError, UnknownSigningKeyError } from './jwks-clients';
 import type { KeyStore } from './keys';
 import { issuerOf, realmOfIssuer } from './tokens';
 
@@ -15,8 +17,8 @@ export type Authenticate = (headers: Headers) => Promise<Principal>;
 export type AccessClaims = JwtPayload & { sub: string; exp: number };
 
 /**
- * Finds the user a verified token speaks for; null answers 401. External-IdP mode replaces the default
- * (lookup by stored subject, then by email, then just-in-time creation) — this is where that plugs in.
+ * Finds the user a verified token speaks for; null answers 401. Embedded issuer: `sub` is the user's uid.
+ * External IdP: stored subject, then email (linked), then just-in-time creation (auth/external-users).
  */
 export type UserResolver = (tenant: Row, claims: AccessClaims) => Promise<Row | null>;
 
@@ -27,7 +29,7 @@ export function createAuthenticator(deps: Deps & { keys?: KeyStore; resolveUser?
   const external = deps.config.externalAuthUrl !== undefined;
   const embeddedKeys = external ? undefined : deps.keys;
   const publicKeyOf = createPublicKeyLookup({ authUrl: deps.authUrl, keys: embeddedKeys });
-  const resolveUser = deps.resolveUser ?? (external ? subjectResolver(deps) : uidResolver(deps));
+  const resolveUser = deps.resolveUser ?? (external ? createExternalUserResolver(deps) : uidResolver(deps));
 
   return async function authenticate(headers: Headers): Promise<Principal> {
     const token = bearerToken(headers);
@@ -68,11 +70,6 @@ function uidResolver(deps: Deps): UserResolver {
   return (tenant, claims) => deps.models.User.findOne({ where: { uid: claims.sub, tenantUid: tenant.uid } });
 }
 
-/** External IdP, first cut: only users already linked to the IdP subject. */
-function subjectResolver(deps: Deps): UserResolver {
-  return (tenant, claims) => deps.models.User.findOne({ where: { externalSubject: claims.sub, tenantUid: tenant.uid } });
-}
-
 const rejected = (reason: string) => new UnauthorizedError(reason, true);
 
 function bearerToken(headers: Headers): string {
@@ -103,16 +100,21 @@ function decode(token: string): { header: JwtHeader; payload: JwtPayload } {
 }
 
 /**
- * jwks-rsa failures about the token (unknown kid, empty key set, rate limit) are the caller's problem: 401.
- * An unreachable external IdP is ours: 502. Database outages pass through untouched so the app answers 503.
+ * Key lookup failures about the token (unknown kid, empty key set, rate limit) are the caller's problem: 401.
+ * An external IdP whose JWKS cannot be fetched is ours: 502. Database outages pass through (the app answers 503).
  */
 async function lookupKey(lookup: () => Promise<string>, external: boolean): Promise<string> {
   try {
     return await lookup();
   } catch (err) {
     if (err instanceof ConnectionError) throw err;
-    const { name, isEndpointUnavailable } = (err ?? {}) as { name?: string; isEndpointUnavailable?: boolean };
-    if (external && isEndpointUnavailable) throw new HttpError(502, 'Bad gateway', ['The identity provider is not reachable']);
+    if (err instanceof KeySourceUnavailableError) {
+      logger.warn({ jwksUri: err.jwksUri, reason: err.reason }, 'identity provider JWKS unavailable');
+      throw new HttpError(502, 'Bad gateway', ['The identity provider is not reachable']);
+    }
+    if (err instanceof UnknownSigningKeyError) throw rejected('Unknown signing key');
+    const { name } = (err ?? {}) as { name?: string };
+    if (external) throw err;
     if (name === 'SigningKeyNotFoundError') throw rejected('Unknown signing key');
     if (name === 'JwksError' || name === 'JwksRateLimitError' || name === 'ArgumentError') throw rejected('Signing key unavailable');
     throw err;
