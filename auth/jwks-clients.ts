@@ -1,4 +1,5 @@
 import jwksRsa from 'jwks-rsa';
+import { logger } from '../server/logger';
 import type { KeyStore } from './keys';
 
 /** Finds the public key (PEM) for a kid of one realm; errors are jwks-rsa's, the key store's or the two below. */
@@ -175,28 +176,53 @@ export function createRemoteKeySets(options: { policy: RefreshPolicy; now: () =>
   };
 }
 
-/** jwks-rsa fetches and converts the JWKS (signing keys only); its own cache and rate limit are ours above. */
+/**
+ * GETs the JWKS document; null when the IdP answers 404 (Keycloak: no such realm). Unreachable, timed out, any
+ * other non-2xx or unparsable → KeySourceUnavailableError.
+ */
+async function fetchJwksDocument(jwksUri: string, timeoutMs: number): Promise<{ keys?: unknown } | null> {
+  let res: Response;
+  try {
+    res = await fetch(jwksUri, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    throw new KeySourceUnavailableError(jwksUri, (err as Error)?.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : String((err as Error)?.message ?? err));
+  }
+  if (res.status === 404) {
+    await res.body?.cancel();
+    return null;
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new KeySourceUnavailableError(jwksUri, `HTTP ${res.status}`);
+  }
+  try {
+    const document = (await res.json()) as unknown;
+    if (document && typeof document === 'object') return document as { keys?: unknown };
+  } catch {
+    // reported below
+  }
+  throw new KeySourceUnavailableError(jwksUri, 'not a JWKS document');
+}
+
+/**
+ * The realm's signing keys as kid → PEM. A realm the IdP does not know (404), or one publishing no keys, has an
+ * empty set, so its tokens answer 401. jwks-rsa converts the JWKs (signing keys only); its own cache and rate
+ * limit are not used — the key sets above are the cache.
+ */
 export function fetchWithJwksRsa(): KeySetFetcher {
-  const clients = new Map<string, jwksRsa.JwksClient>();
   return async (jwksUri, timeoutMs) => {
-    let client = clients.get(jwksUri);
-    if (!client) {
-      client = jwksRsa({ jwksUri, cache: false, rateLimit: false, timeout: timeoutMs });
-      clients.set(jwksUri, client);
+    const document = await fetchJwksDocument(jwksUri, timeoutMs);
+    if (document === null) {
+      logger.warn({ jwksUri }, 'the identity provider does not know this realm (JWKS 404)');
+      return new Map();
     }
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new KeySourceUnavailableError(jwksUri, `no answer within ${timeoutMs} ms`)), timeoutMs);
-    });
+    if (Array.isArray(document.keys) && document.keys.length === 0) return new Map();
+    let keys: jwksRsa.SigningKey[];
     try {
-      const keys = await Promise.race([client.getSigningKeys(), deadline]);
-      return new Map(keys.filter((k) => typeof k.kid === 'string' && k.kid !== '').map((k) => [k.kid as string, k.getPublicKey()]));
+      keys = await jwksRsa({ jwksUri, cache: false, rateLimit: false, fetcher: async () => ({ keys: document.keys }) }).getSigningKeys();
     } catch (err) {
-      if (err instanceof KeySourceUnavailableError) throw err;
-      // Unreachable, non-2xx, unparsable, or a document without signing keys: the IdP cannot vouch for anyone.
       throw new KeySourceUnavailableError(jwksUri, String((err as Error)?.message ?? err));
-    } finally {
-      clearTimeout(timer);
     }
+    return new Map(keys.filter((k) => typeof k.kid === 'string' && k.kid !== '').map((k) => [k.kid as string, k.getPublicKey()]));
   };
 }

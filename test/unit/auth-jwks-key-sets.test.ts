@@ -143,17 +143,19 @@ describe('fetchWithJwksRsa', () => {
   let issuer: ExternalIssuer;
   let silent: Server;
   let garbage: Server;
+  let failing: Server;
   const urlOf = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 
   beforeAll(async () => {
     issuer = await startExternalIssuer();
     silent = createServer(() => { /* never answers */ });
     garbage = createServer((_req, res) => { res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"keys": "nope"'); });
-    await Promise.all([silent, garbage].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', r))));
+    failing = createServer((_req, res) => { res.writeHead(500).end(); });
+    await Promise.all([silent, garbage, failing].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', r))));
   });
   afterAll(async () => {
     await issuer.close();
-    for (const s of [silent, garbage]) { s.closeAllConnections(); s.close(); }
+    for (const s of [silent, garbage, failing]) { s.closeAllConnections(); s.close(); }
   });
 
   it('reads the signing keys of a JWKS into kid → PEM', async () => {
@@ -163,9 +165,13 @@ describe('fetchWithJwksRsa', () => {
     expect(keys.get(kid2)).toMatch(/^-----BEGIN PUBLIC KEY-----/);
   });
 
+  it('a realm the IdP does not know (404) has an empty key set: its tokens are refused, not a 502', async () => {
+    expect((await fetchWithJwksRsa()(`${issuer.url}/realms/x/nope`, 2_000)).size).toBe(0);
+  });
+
   it.each([
     ['an IdP answering 503', () => { issuer.setDown(true); return `${issuer.url}/realms/x/protocol/openid-connect/certs`; }],
-    ['an unknown path (404)', () => `${issuer.url}/nope`],
+    ['an IdP error (500)', () => `${urlOf(failing)}/certs`],
     ['a closed port', () => 'http://127.0.0.1:1/certs'],
     ['an IdP that never answers', () => `${urlOf(silent)}/certs`],
     ['a broken JSON document', () => `${urlOf(garbage)}/certs`],
