@@ -23,7 +23,15 @@ const running = await startServer({ config, sequelize });
 const seeded = await bootstrap(running.models, { tenant: config.bootstrapTenant, email: config.bootstrapAdminEmail, password: config.bootstrapAdminPassword });
 
 logger.info({ url: `${running.url}${config.basePath}/`, authUrl: running.authUrl }, 'platform management service listening');
-if (seeded) {
+if (seeded && config.externalAuthUrl) {
+  // The identity provider owns passwords in this mode: the admin is linked on its first sign-in by verified email.
+  process.stdout.write([
+    '',
+    `Created tenant '${seeded.tenant}' with admin ${seeded.email}. Tokens come from ${config.externalAuthUrl}/realms/${seeded.tenant};`,
+    `sign in there as ${seeded.email} (a verified e-mail address) and that account becomes this admin.`,
+    '',
+  ].join('\n'));
+} else if (seeded) {
   const tokenUrl = `${running.authUrl}/realms/${seeded.tenant}/protocol/openid-connect/token`;
   process.stdout.write([
     '',
