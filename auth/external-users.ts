@@ -9,7 +9,7 @@ import type { Deps } from '../handlers/_lib/context';
 import { UnauthorizedError } from '../handlers/_lib/errors';
 import { writeAudit, type AuditEntry } from '../models/audit-event';
 import type { Row } from '../models/define';
-import { DEFAULT_ROLES, fullName } from '../models/user';
+import { DEFAULT_ROLES, fullName, serviceAccountEmail, serviceAccountNames } from '../models/user';
 import type { AccessClaims, UserResolver } from './authenticate';
 
 export const KNOWN_ROLES = [
@@ -28,6 +28,8 @@ export interface ExternalIdentity {
   lastName: string;
   roles: string[];
   authTime: number;
+  /** Set for a Keycloak service-account token (client credentials): the platform user is a service account. */
+  clientId?: string;
 }
 
 const refused = (reason: string) => new UnauthorizedError(reason, true);
@@ -65,14 +67,30 @@ export function namesFromClaims(claims: Record<string, unknown>, email: string):
   return { firstName, lastName };
 }
 
+const CLIENT_ID = /^[a-z0-9][a-z0-9-]{2,63}$/;
+
+/**
+ * Keycloak's service-account tokens (client_credentials) carry `preferred_username: service-account-{clientId}`
+ * and the client in `azp`, usually without an email: such a caller is the tenant's service account of that client.
+ */
+export function serviceAccountClientId(claims: Record<string, unknown>): string | undefined {
+  const azp = typeof claims.azp === 'string' ? claims.azp : undefined;
+  if (!azp || claims.preferred_username !== `service-account-${azp}`) return undefined;
+  return CLIENT_ID.test(azp) ? azp : undefined;
+}
+
 /** The claims a new or not yet linked user needs; 401 when the token cannot name one. */
-export function identityFromClaims(claims: AccessClaims): ExternalIdentity {
+export function identityFromClaims(claims: AccessClaims, realm: string): ExternalIdentity {
+  const clientId = serviceAccountClientId(claims);
+  const authTime = typeof claims.auth_time === 'number' ? claims.auth_time : typeof claims.iat === 'number' ? claims.iat : 0;
+  if (clientId) {
+    return { subject: claims.sub, email: serviceAccountEmail(clientId, realm), ...serviceAccountNames(clientId), roles: rolesFromClaims(claims), authTime, clientId };
+  }
   const email = typeof claims.email === 'string' ? claims.email.trim() : '';
   if (email === '') throw refused('Token has no email claim');
   if (email.length > 255 || !EMAIL.test(email)) throw refused('Token email is not an e-mail address');
   // An unverified address must not take over, or be claimed for, the platform account of that address.
   if (claims.email_verified === false) throw refused('Token email is not verified');
-  const authTime = typeof claims.auth_time === 'number' ? claims.auth_time : typeof claims.iat === 'number' ? claims.iat : 0;
   return { subject: claims.sub, email, ...namesFromClaims(claims, email), roles: rolesFromClaims(claims), authTime };
 }
 
@@ -89,6 +107,7 @@ export function createExternalUserResolver(deps: Deps): UserResolver {
   const { User, AuditEvent, sequelize } = deps.models;
   const bySubject = (tenant: Row, sub: string) => User.findOne({ where: { tenantUid: tenant.uid, externalSubject: sub } });
   const byEmail = (tenant: Row, email: string) => User.findOne({ where: { tenantUid: tenant.uid, emailKey: email.toLowerCase() } });
+  const byClientId = (tenant: Row, clientId: string) => User.findOne({ where: { tenantUid: tenant.uid, serviceAccount: true, clientId } });
 
   const audit = (tenant: Row, user: Row, entry: AuditEntry, transaction: Transaction) => writeAudit(AuditEvent, {
     tenantUid: tenant.uid, tenant: tenant.shortName, actor: user.email, actorName: fullName(user as never),
@@ -124,15 +143,16 @@ export function createExternalUserResolver(deps: Deps): UserResolver {
 
   async function create(tenant: Row, identity: ExternalIdentity): Promise<Row> {
     return sequelize.transaction(async (transaction) => {
-      const { email, firstName, lastName, roles, subject } = identity;
+      const { email, firstName, lastName, roles, subject, clientId } = identity;
       const user = await User.create({
         tenantUid: tenant.uid, firstName, lastName, email, roles, externalSubject: subject, createdBy: email, modifiedBy: email,
+        ...(clientId ? { serviceAccount: true, clientId } : {}),
       }, { transaction });
       await audit(tenant, user, {
         action: 'CREATED', resourceType: 'User', resourceName: email, resourceId: user.uid,
         details: {
           firstName, middleName: null, lastName, emailAddress: { email }, phoneNumber: null,
-          roles: roles.map((name) => ({ name })), externalSubject: subject, justInTime: true,
+          roles: roles.map((name) => ({ name })), externalSubject: subject, justInTime: true, ...(clientId ? { clientId, serviceAccount: true } : {}),
         },
       }, transaction);
       return user;
@@ -142,8 +162,8 @@ export function createExternalUserResolver(deps: Deps): UserResolver {
   async function resolveOnce(tenant: Row, claims: AccessClaims): Promise<Row> {
     const linked = await bySubject(tenant, claims.sub);
     if (linked) return linked;
-    const identity = identityFromClaims(claims);
-    const existing = await byEmail(tenant, identity.email);
+    const identity = identityFromClaims(claims, tenant.shortName as string);
+    const existing = identity.clientId ? await byClientId(tenant, identity.clientId) : await byEmail(tenant, identity.email);
     if (existing) return link(tenant, existing, identity.subject);
     if (signedInBeforeDeletion(identity.authTime, await deletedAt(tenant, identity.email))) {
       throw refused('User was deleted after this sign-in; sign in again');

@@ -37,6 +37,12 @@ function userEmailInput(value: unknown): string | null {
   return email;
 }
 
+/**
+ * With an external IdP the platform stores no credentials: a service account created here is the platform side of
+ * a Keycloak client of that id, linked on its first token (auth/external-users.ts).
+ */
+const externalIdp = (ctx: RequestContext) => ctx.deps.config.externalAuthUrl !== undefined;
+
 /** Values of one create, kept for its 201 reply only: the generated client secret. */
 const revealed = new WeakMap<RequestContext, Record<string, unknown>>();
 
@@ -69,10 +75,16 @@ function shape(ctx: RequestContext, values: Record<string, any>, row: Row | unde
       if (values[key] != null) problems.push(invalid(field, 'only a service account (created with a clientId) has one'));
     }
   }
+  if (externalIdp(ctx)) {
+    // Keycloak (AUTH_URL) owns every credential; a stored hash here would never open anything.
+    for (const [key, field] of [['passwordHash', 'password'], ['clientSecretHash', 'clientSecret'], ['federatedIssuer', 'federatedIssuer'], ['federatedSubject', 'federatedSubject']]) {
+      if (values[key] != null) problems.push(invalid(field, 'is kept by the identity provider (AUTH_URL), not here'));
+    }
+  }
   if (values.settings != null && Buffer.byteLength(JSON.stringify(values.settings)) > SETTINGS_MAX_BYTES) {
     problems.push(invalid('settings', `size must be at most ${SETTINGS_MAX_BYTES} bytes`));
   }
-  if (serviceAccount) problems.push(...credentialProblems(values, row));
+  if (serviceAccount && !externalIdp(ctx)) problems.push(...credentialProblems(values, row));
   if (problems.length > 0) throw new BadRequestError(problems.map((p) => `${p.field}: ${p.message}`), problems);
 }
 
@@ -116,7 +128,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
 
 /** A service account created with neither secret nor federated identity gets a secret, shown once in the reply. */
 async function onCreate(ctx: RequestContext, values: Record<string, any>): Promise<void> {
-  if (!values.serviceAccount || values.clientSecretHash || (values.federatedIssuer && values.federatedSubject)) return;
+  if (!values.serviceAccount || externalIdp(ctx) || values.clientSecretHash || (values.federatedIssuer && values.federatedSubject)) return;
   const clientSecret = randomBytes(32).toString('base64url');
   values.clientSecretHash = await hashSecret(clientSecret);
   revealed.set(ctx, { clientSecret });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  cleanName, identityFromClaims, namesFromClaims, rolesFromClaims, signedInBeforeDeletion,
+  cleanName, identityFromClaims, namesFromClaims, rolesFromClaims, serviceAccountClientId, signedInBeforeDeletion,
 } from '../../auth/external-users';
 import type { AccessClaims } from '../../auth/authenticate';
 import { HttpError } from '../../handlers/_lib/errors';
@@ -62,9 +62,9 @@ describe('identityFromClaims', () => {
   it('takes subject, email, names, roles and the sign-in time (auth_time before iat)', () => {
     const identity = identityFromClaims(claims({
       email: ' Ada@Example.com ', given_name: 'Ada', family_name: 'Lovelace', realm_access: { roles: ['TENANT_ADMIN'] }, auth_time: 900,
-    }));
+    }), 'acme');
     expect(identity).toEqual({ subject: 'kc-1', email: 'Ada@Example.com', firstName: 'Ada', lastName: 'Lovelace', roles: ['TENANT_ADMIN'], authTime: 900 });
-    expect(identityFromClaims(claims({ email: 'a@b.c' })).authTime).toBe(1_000);
+    expect(identityFromClaims(claims({ email: 'a@b.c' }), 'acme').authTime).toBe(1_000);
   });
 
   it.each([
@@ -76,10 +76,29 @@ describe('identityFromClaims', () => {
     ['explicitly unverified', { email: 'a@b.c', email_verified: false }, 'Token email is not verified'],
   ])('%s → 401', (_case, extra, reason) => {
     let thrown: unknown;
-    try { identityFromClaims(claims(extra)); } catch (err) { thrown = err; }
+    try { identityFromClaims(claims(extra), 'acme'); } catch (err) { thrown = err; }
     expect(thrown).toBeInstanceOf(HttpError);
     expect((thrown as HttpError).status).toBe(401);
     expect((thrown as HttpError).errors).toEqual([reason]);
+  });
+});
+
+describe('Keycloak service-account tokens', () => {
+  it('are a service account of the azp client, with the derived address and names, email or not', () => {
+    const identity = identityFromClaims(claims({ azp: 'ci-deployer', preferred_username: 'service-account-ci-deployer', realm_access: { roles: ['STREAM_AUTHOR'] } }), 'acme');
+    expect(identity).toEqual({
+      subject: 'kc-1', clientId: 'ci-deployer', email: 'service-account-ci-deployer@acme.local',
+      firstName: 'ci-deployer', lastName: 'Service Account', roles: ['STREAM_AUTHOR'], authTime: 1_000,
+    });
+  });
+
+  it.each([
+    ['preferred_username of another client', { azp: 'ci', preferred_username: 'service-account-other', email: 'x@y.z' }],
+    ['a person whose name merely starts like one', { azp: 'self-service', preferred_username: 'service-account-fan', email: 'x@y.z' }],
+    ['a client id the platform cannot hold', { azp: 'CI_Deployer', preferred_username: 'service-account-CI_Deployer', email: 'x@y.z' }],
+  ])('not for %s (then the email rules apply)', (_case, extra) => {
+    expect(serviceAccountClientId(claims(extra))).toBeUndefined();
+    expect(identityFromClaims(claims(extra), 'acme').clientId).toBeUndefined();
   });
 });
 
