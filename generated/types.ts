@@ -1144,6 +1144,10 @@ export interface paths {
          *     `emailAddress` is ignored). Without `clientSecret` and without `federatedIssuer`/`federatedSubject` it gets a
          *     generated secret, returned once as `clientSecret` in this reply and never again (not in the audit history,
          *     not in logs). Audited as CREATED (User, resourceName = e-mail address) without any secret.
+         *
+         *     With an external identity provider (`AUTH_URL`) the platform keeps no credentials: `password`, `clientSecret`
+         *     and `federatedIssuer`/`federatedSubject` answer 400, and a service account gets no secret — it is the platform
+         *     side of the Keycloak client of that id, linked on the client's first token.
          */
         post: operations["createUser"];
         delete?: never;
