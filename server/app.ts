@@ -15,6 +15,7 @@ import { normaliseEnums } from './enum-input';
 import { errorReply, sendError } from './error-body';
 import { responseProblems } from './response-validator';
 import { deref, spec } from './spec';
+import { cacheRouting } from './router-cache';
 import { toValidationError } from './validation-errors';
 import { logger } from './logger';
 
@@ -60,6 +61,7 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
   // Authentication runs before routing (401 precedes 404); by dispatch time the caller is known.
   api.registerSecurityHandler('bearerAuth', () => true);
   await api.init();
+  cacheRouting(api);
 
   const app = express();
   app.disable('x-powered-by');
