@@ -1071,7 +1071,7 @@ export interface paths {
         };
         /**
          * The caller's tenant
-         * @description The tenant of the caller's token, with `ETag`.
+         * @description The tenant of the caller's token, answered exactly like `GET /tenants/{id}` of it (`ETag`, `If-None-Match` → 304).
          */
         get: operations["getCurrentTenant"];
         put?: never;
@@ -1284,7 +1284,7 @@ export interface paths {
         };
         /**
          * The calling user
-         * @description The caller's own user, person or service account (a service account's names, derived e-mail address, roles and uid).
+         * @description The caller's own user, person or service account (a service account's names, derived e-mail address, roles and uid), answered exactly like `GET /users/{id}` of it (`ETag`, `If-None-Match` → 304).
          */
         get: operations["getCurrentUser"];
         put?: never;
@@ -5556,7 +5556,13 @@ export interface operations {
     getCurrentTenant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the item's ETag equals this value.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5571,6 +5577,7 @@ export interface operations {
                     "application/hal+json": components["schemas"]["Tenant"];
                 };
             };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
         };
     };
@@ -6026,7 +6033,13 @@ export interface operations {
     getCurrentUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the item's ETag equals this value.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6043,6 +6056,7 @@ export interface operations {
                     "application/hal+json": components["schemas"]["User"];
                 };
             };
+            304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
         };
     };

@@ -7,9 +7,8 @@ import { contactTypeOf, DEFAULT_CONTACT_TYPE, findContact, storeContact, type Co
 import { authMethodProblems, createFirstAdmin, DEFAULT_AUTH_METHODS, DEFAULT_TENANT_SETTINGS } from '../models/tenant';
 import type { AuditEntry } from '../models/audit-event';
 import type { RequestContext } from './_lib/context';
-import { renderOne, resourceHandlers } from './_lib/crud';
+import { resourceHandlers } from './_lib/crud';
 import { emailInput, emailOutput } from './_lib/email';
-import { validatorHeaders } from './_lib/etag';
 import { BadRequestError, ForbiddenError, NotFoundError } from './_lib/errors';
 import { link } from './_lib/hal';
 import { diff } from './_lib/input';
@@ -102,12 +101,8 @@ export const deleteTenant = h.remove;
 export const listTenantSearches = h.searchIndex;
 export const findTenantByShortName = h.search('findByShortName');
 
-/** `GET /tenant`: the caller's own tenant, read fresh. */
-export const getCurrentTenant: Handler = async (ctx) => {
-  const row = await ctx.models.Tenant.findByPk(ctx.principal.tenant.uid);
-  if (!row) throw new NotFoundError('tenant not found');
-  return hal(await renderOne(tenantResource, row, ctx), 200, validatorHeaders(row));
-};
+/** `GET /tenant`: the caller's own tenant. */
+export const getCurrentTenant = h.current((ctx) => ctx.principal.tenant.uid);
 
 // ---- contacts: GET|PUT /tenants/{id}/contact{?type} ------------------------------------------------------------
 

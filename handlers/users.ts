@@ -12,10 +12,10 @@ import {
   DEFAULT_ROLES, federatedHolders, fullName, holdsRole, otherHoldersOf, roleNames, serviceAccountEmail, serviceAccountNames,
 } from '../models/user';
 import type { RequestContext } from './_lib/context';
-import { renderOne, resourceHandlers } from './_lib/crud';
+import { resourceHandlers } from './_lib/crud';
 import { emailInput, emailOutput } from './_lib/email';
-import { checkIfMatch, validatorHeaders } from './_lib/etag';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnprocessableError, type SubError } from './_lib/errors';
+import { checkIfMatch } from './_lib/etag';
+import { BadRequestError, ConflictError, ForbiddenError, UnprocessableError, type SubError } from './_lib/errors';
 import { link } from './_lib/hal';
 import { hal, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
@@ -195,12 +195,8 @@ export const deleteUser = h.remove;
 export const listUserSearches = h.searchIndex;
 export const findUserByEmailAddress = h.search('findByEmailAddress');
 
-/** `GET /user`: the caller, read fresh (people and service accounts alike). */
-export const getCurrentUser: Handler = async (ctx) => {
-  const row = await ctx.models.User.findOne({ where: { uid: ctx.principal.user.uid, tenantUid: ctx.principal.tenant.uid } });
-  if (!row) throw new NotFoundError('user not found');
-  return hal(await renderOne(userResource, row, ctx), 200, validatorHeaders(row));
-};
+/** `GET /user`: the caller (people and service accounts alike). */
+export const getCurrentUser = h.current((ctx) => ctx.principal.user.uid);
 
 /** Target 404 → 403 (tenant admins only) → 412, before the body is validated. */
 async function rolesPrecheck(ctx: RequestContext): Promise<Row> {

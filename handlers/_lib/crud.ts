@@ -69,6 +69,9 @@ export function resourceHandlers(resource: Resource) {
     return hal(await renderOne(resource, row, ctx), 200, validatorHeaders(row));
   };
 
+  /** `/tenant`, `/user`: the caller's own item, read fresh and answered exactly like GET of its id. */
+  const current = (uidOf: (ctx: RequestContext) => string): Handler => (ctx) => get({ ...ctx, params: { ...ctx.params, id: uidOf(ctx) } });
+
   const mayCreate = async (ctx: RequestContext) => {
     if (!(await resource.policy.canCreate(ctx))) throw new ForbiddenError(`You may not create ${resource.collection}`);
   };
@@ -164,7 +167,7 @@ export function resourceHandlers(resource: Resource) {
     };
   };
 
-  return { list, get, create, replace: update('replace'), patch: update('patch'), remove, searchIndex, search, model };
+  return { list, get, current, create, replace: update('replace'), patch: update('patch'), remove, searchIndex, search, model };
 }
 
 async function searchArgs(def: SearchDef, ctx: RequestContext): Promise<Record<string, unknown>> {

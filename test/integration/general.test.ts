@@ -165,3 +165,15 @@ describe('query parameters the operation does not declare', () => {
     expect(res.body.errors[0]).toMatch(/^size: /);
   });
 });
+
+describe('the caller\'s own items', () => {
+  it.each(['/user', '/tenant'])('%s answers like GET of its id, ETag and 304 included', async (path) => {
+    const res = await call(app, 'GET', path, { token: t.admin.token });
+    expect(res.status).toBe(200);
+    const item = await call(app, 'GET', res.body._links.self.href, { token: t.admin.token });
+    expect(res.body).toEqual(item.body);
+    expect(res.headers.get('etag')).toBe(item.headers.get('etag'));
+    const again = await call(app, 'GET', path, { token: t.admin.token, headers: { 'If-None-Match': res.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+  });
+});
