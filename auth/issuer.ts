@@ -5,6 +5,7 @@ import { grants, required, type IssuerDeps } from './grants';
 import type { KeyStore } from './keys';
 import { OAuthError, invalidRequest } from './oauth-error';
 import { issuerOf } from './tokens';
+import { stringProblem } from '../server/input-hygiene';
 import { createTrustedIssuerKeys, type TrustedIssuerKeys } from './trusted-issuers';
 
 const DISCOVERY = '/realms/:realm/.well-known/openid-configuration';
@@ -24,7 +25,7 @@ export function issuerRouter(options: Deps & { keys: KeyStore; trustedIssuers?: 
   /** Realm = tenant shortName; Keycloak's exact 404 body for any other. */
   async function withRealm(req: Request, res: Response, next: NextFunction): Promise<void> {
     const realm = String(req.params.realm);
-    const tenant = await deps.models.Tenant.findOne({ where: { shortName: realm } });
+    const tenant = stringProblem(realm) ? null : await deps.models.Tenant.findOne({ where: { shortName: realm } });
     if (!tenant) {
       res.status(404).json({ error: 'Realm does not exist' });
       return;
@@ -81,10 +82,12 @@ function noStore(_req: Request, res: Response, next: NextFunction): void {
 
 /** A parameter sent twice is ambiguous, so it is refused rather than guessed (RFC 6749 §3.2). */
 function readForm(body: unknown): Record<string, string | undefined> {
-  const form: Record<string, string | undefined> = {};
+  const form: Record<string, string | undefined> = Object.create(null);
   if (body === null || typeof body !== 'object') return form;
   for (const [name, value] of Object.entries(body)) {
     if (typeof value !== 'string') throw invalidRequest(`Duplicate parameter: ${name.slice(0, 64)}`);
+    // A NUL or unpaired surrogate can name no user or client; refused before it reaches a query.
+    if (stringProblem(name) || stringProblem(value)) throw invalidRequest(`Invalid characters in parameter ${name.slice(0, 64)}`);
     form[name] = value;
   }
   return form;

@@ -18,6 +18,7 @@ import { deref, spec } from './spec';
 import { cacheRouting } from './router-cache';
 import { toValidationError } from './validation-errors';
 import { logger } from './logger';
+import { checkPathSegments, parseQuery, type Query } from './request-target';
 
 export interface AppOptions {
   deps: Deps;
@@ -66,7 +67,8 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('query parser', 'simple');
+  // Strict and prototype-free; Express calls it on every read of req.query, so serveApi reads it once.
+  app.set('query parser', parseQuery);
   app.use((req, res, next) => {
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID().replace(/-/g, '');
@@ -87,12 +89,13 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
   async function serveApi(req: Request, res: Response): Promise<void> {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     const path = basePath + (req.path === '' ? '/' : req.path);
-    const obRequest: ObRequest = { method, path, query: req.query as never, headers: req.headers as never };
+    const obRequest: ObRequest = { method, path, headers: req.headers as never };
     const operation = api.router.matchOperation(obRequest) as Operation | undefined;
     const isPublic = Array.isArray(operation?.security) && operation.security.length === 0;
     const principal = isPublic ? undefined : await options.authenticate(req.headers);
     if (!operation) throw routeError(method, path);
     if (MUTATING.has(method)) checkXsrf(req);
+    checkPathSegments(req.path, operation.path);
 
     const declared = Object.keys(operation.requestBody?.content ?? {});
     let body: unknown;
@@ -104,18 +107,19 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
     } else {
       await discardBody(req, deps.config.maxBodyBytes);
     }
+    const query = req.query as Query;
 
     const ctx: RequestContext = {
       deps, models: deps.models, base: baseUrl(req, deps.config.publicUrl, basePath),
       principal: principal as Principal, requestId: res.locals.requestId as string,
       method, path: req.path, headers: req.headers, params: {}, query: {},
-      rawQuery: req.query as Record<string, string | string[]>, body, contentType: mediaType,
+      rawQuery: query, body, contentType: mediaType,
     };
     const headersForValidation = { ...req.headers };
     if (mediaType && mediaType !== 'application/json' && mediaType !== 'text/uri-list' && typeof body === 'object') {
       headersForValidation['content-type'] = 'application/json';
     }
-    const reply = (await api.handleRequest({ ...obRequest, query: declaredQuery(operation, req.query) as never, headers: headersForValidation as never, body }, ctx)) as Reply;
+    const reply = (await api.handleRequest({ ...obRequest, query: declaredQuery(operation, query) as never, headers: headersForValidation as never, body }, ctx)) as Reply;
     if (deps.config.validateResponses) {
       const problems = responseProblems(operation.operationId, reply.status, reply.body === undefined ? undefined : reply.contentType ?? 'application/hal+json', reply.body);
       if (problems.length > 0) {
@@ -130,7 +134,7 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
    * Query parameters the operation does not declare are ignored, as Spring Data REST does: links carry templates
    * such as `{?projection}` that clients fill in, and a validator refusing them would break those clients.
    */
-  function declaredQuery(operation: Operation, query: Request['query']): Record<string, unknown> {
+  function declaredQuery(operation: Operation, query: Query): Record<string, unknown> {
     const params = (operation.parameters ?? []).map((p) => deref(p) as { in?: string; name?: string } | undefined);
     const known = new Set(params.filter((p) => p?.in === 'query').map((p) => p?.name));
     return Object.fromEntries(Object.entries(query).filter(([name]) => known.has(name)));

@@ -5,7 +5,8 @@
 import type { IncomingMessage } from 'node:http';
 import getRawBody from 'raw-body';
 import contentType from 'content-type';
-import { BadBodyError, HttpError } from '../handlers/_lib/errors';
+import { BadBodyError, BadRequestError, HttpError, type SubError } from '../handlers/_lib/errors';
+import { numberProblems, stringProblem, valueProblems } from './input-hygiene';
 
 export interface ParsedBody { body: unknown; mediaType: string | undefined }
 
@@ -33,24 +34,42 @@ export function acceptedMediaType(req: IncomingMessage, declared: string[]): str
 export async function readBody(req: IncomingMessage, declared: string[], limit: number): Promise<ParsedBody> {
   if (!hasBody(req)) return { body: undefined, mediaType: undefined };
   const mediaType = acceptedMediaType(req, declared);
-  let raw: string;
+  let bytes: Buffer;
   try {
-    raw = await getRawBody(req, { limit, length: req.headers['content-length'], encoding: 'utf8' });
+    bytes = await getRawBody(req, { limit, length: req.headers['content-length'] });
   } catch (e) {
     const err = e as { type?: string };
     if (err.type === 'entity.too.large') throw new HttpError(413, 'Payload too large', [`Request body exceeds ${limit} bytes`]);
     throw new BadBodyError();
   }
-  if (mediaType === 'text/uri-list') {
-    const uris = raw.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
-    return { body: uris, mediaType };
-  }
-  if (raw.trim() === '') return { body: undefined, mediaType };
+  let raw: string;
   try {
-    return { body: JSON.parse(raw), mediaType };
+    // Fatal: bytes that are not UTF-8 are refused, not replaced by U+FFFD.
+    raw = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new BadBodyError();
   }
+  if (mediaType === 'text/uri-list') {
+    const uris = raw.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+    refuseIf(uris.flatMap((u, i) => {
+      const p = stringProblem(u);
+      return p ? [{ field: `body[${i}]`, message: p }] : [];
+    }));
+    return { body: uris, mediaType };
+  }
+  if (raw.trim() === '') return { body: undefined, mediaType };
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw new BadBodyError();
+  }
+  refuseIf([...valueProblems(body), ...numberProblems(raw)]);
+  return { body, mediaType };
+}
+
+function refuseIf(problems: SubError[]): void {
+  if (problems.length > 0) throw new BadRequestError(problems.map((p) => `${p.field}: ${p.message}`), problems);
 }
 
 /** Drains a body the operation does not use (e.g. DELETE with a body), so the connection stays usable. */

@@ -8,6 +8,8 @@ import { logger } from './logger';
 
 export function errorReply(err: unknown, requestId: string): HttpError {
   if (err instanceof HttpError) return err;
+  const clientError = httpClientError(err);
+  if (clientError) return clientError;
   if (err instanceof ConnectionError || err instanceof TimeoutError || isDriverConnectionError(err)) {
     logger.warn({ requestId, err: (err as Error).message }, 'database unavailable');
     return new ServiceUnavailableError();
@@ -20,6 +22,16 @@ export function errorReply(err: unknown, requestId: string): HttpError {
   if (err instanceof ForeignKeyConstraintError) return new UnprocessableError('The resource is in use by other resources');
   logger.error({ requestId, err: err instanceof BaseError ? { name: err.name, message: err.message } : err }, 'unhandled error');
   return new HttpError(500, 'Internal server error', ['Internal server error']);
+}
+
+/**
+ * Express and its parsers mark the client's mistakes with a 4xx `status` (an undecodable route parameter, a
+ * malformed form body); those are the client's errors, not 500s.
+ */
+function httpClientError(err: unknown): HttpError | undefined {
+  const status = (err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode;
+  if (typeof status !== 'number' || status < 400 || status > 499 || !(err instanceof Error)) return undefined;
+  return new HttpError(status, undefined, [err.message.slice(0, 200)]);
 }
 
 /** `short_name_key` → `shortName`. */

@@ -8,6 +8,7 @@ import { createKeyStore } from '../auth/keys';
 import type { Deps } from '../handlers/_lib/context';
 import { initModels, type Models } from '../models';
 import { createApp } from './app';
+import { answerParserErrors } from './client-error';
 import type { Config } from './config';
 import { createSecretBox } from './secret-box';
 
@@ -35,6 +36,7 @@ export async function startServer(options: { config: Config; sequelize: Sequeliz
     const s = app.listen(config.port, options.host ?? '0.0.0.0', () => resolve(s));
     s.once('error', reject);
   });
+  answerParserErrors(server);
   const port = (server.address() as AddressInfo).port;
   const publicRoot = config.publicUrl ?? `http://localhost:${port}`;
   if (!external) authUrl = `${publicRoot}/auth`;

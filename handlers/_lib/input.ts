@@ -18,14 +18,20 @@ export interface Input {
 const has = (body: object, key: string) => Object.prototype.hasOwnProperty.call(body, key);
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-function mergeMap(current: unknown, patch: unknown): Record<string, unknown> | null {
+/**
+ * PATCH of a map: key by key, `null` removes a key, `{}` clears (CONTRACT §3.4). Keys are data, so the merge runs
+ * on a Map: assigning `out['__proto__'] = v` would set a prototype instead of storing the key.
+ */
+export function mergeMap(current: unknown, patch: unknown): Record<string, unknown> | null {
   if (patch === null) return null;
-  const out: Record<string, unknown> = { ...((current as Record<string, unknown>) ?? {}) };
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
-    if (v === null) delete out[k];
-    else out[k] = v;
+  const changes = Object.entries(patch as Record<string, unknown>);
+  if (changes.length === 0) return {};
+  const merged = new Map(Object.entries((current as Record<string, unknown>) ?? {}));
+  for (const [k, v] of changes) {
+    if (v === null) merged.delete(k);
+    else merged.set(k, v);
   }
-  return out;
+  return Object.fromEntries(merged);
 }
 
 export async function readInput(resource: Resource, ctx: RequestContext, mode: Mode, row: Row | undefined, transaction: Transaction): Promise<Input> {

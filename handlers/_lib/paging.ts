@@ -10,15 +10,17 @@ const COMMON_SORT: Record<string, string> = { created_at: 'createdAt', modified_
 
 function intParam(raw: unknown, name: string, fallback: number, min: number, max: number): number {
   if (raw === undefined || raw === '') return fallback;
-  const n = typeof raw === 'number' ? raw : Number(raw);
+  // Digits only: Number() would also take `1e3`, `0x10` or ` 5`, values the client did not write.
+  const n = typeof raw === 'number' ? raw : /^-?\d{1,12}$/.test(String(raw)) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < min || n > max) {
     throw new BadRequestError([`${name}: must be an integer between ${min} and ${max}`], [{ field: name, message: `must be an integer between ${min} and ${max}`, rejectedValue: raw }]);
   }
   return n;
 }
 
+/** Without a prototype: `sort=__proto__` or `sort=constructor` must name no field. */
 export function sortableAttributes(resource: Resource): Record<string, string> {
-  const map: Record<string, string> = { ...COMMON_SORT };
+  const map: Record<string, string> = Object.assign(Object.create(null), COMMON_SORT);
   for (const f of resource.fields) if (isSortable(f)) map[f.name] = attributeOf(f);
   return map;
 }
@@ -32,7 +34,7 @@ export function parsePage(query: Record<string, unknown>, sortable: Record<strin
   for (const entry of rawSort.map(String).filter((s) => s !== '')) {
     const [field, direction = 'asc', ...rest] = entry.split(',').map((s) => s.trim());
     const dir = direction.toLowerCase();
-    if (!(field in sortable) || rest.length > 0 || (dir !== 'asc' && dir !== 'desc')) {
+    if (!Object.hasOwn(sortable, field) || rest.length > 0 || (dir !== 'asc' && dir !== 'desc')) {
       const fields = Object.keys(sortable).join(', ');
       throw new BadRequestError([`sort: cannot sort by '${entry}'; use field[,asc|desc] with one of ${fields}`],
         [{ field: 'sort', message: `cannot sort by '${entry}'`, rejectedValue: entry }]);
