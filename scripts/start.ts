@@ -9,12 +9,20 @@ import { migrate } from '../models/migrator';
 import { bootstrap } from '../models/bootstrap';
 import { startServer } from '../server/server';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
+import { PostgresAccessError } from './postgres-user';
 
 const config = loadConfig();
 let embedded: EmbeddedDb | undefined;
 if (!config.databaseUrl) {
   logger.info({ dataDir: config.dataDir }, 'starting embedded PostgreSQL 16.8');
-  embedded = await startEmbeddedPostgres(config.dataDir);
+  try {
+    embedded = await startEmbeddedPostgres(config.dataDir);
+  } catch (err) {
+    // Configuration advice, not a crash: no stack trace.
+    if (!(err instanceof PostgresAccessError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
 }
 const sequelize = openDatabase(config.databaseUrl ?? embedded!.url);
 const applied = await migrate(sequelize);

@@ -3,7 +3,7 @@
  * database on it, migrated once. Test files get its URL through `inject('databaseUrl')`.
  */
 import type { TestProject } from 'vitest/node';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../../scripts/embedded-postgres';
@@ -22,8 +22,6 @@ let dropRunDatabase: (() => Promise<void>) | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   dataDir = mkdtempSync(path.join(tmpdir(), 'pms-test-'));
-  // embedded-postgres runs initdb as a separate 'postgres' user when we are root; it must reach the folder.
-  chmodSync(dataDir, 0o755);
   let url: string;
   if (process.env.DATABASE_URL) {
     const run = await createRunDatabase(process.env.DATABASE_URL);
