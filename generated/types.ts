@@ -1367,7 +1367,8 @@ export interface components {
         Reference: string | null;
         ReferenceList: components["schemas"]["Reference"][];
         /**
-         * @description String keys to string values; PATCH merges it key by key and `null` removes a key.
+         * @description String keys to string values. PATCH merges it key by key: `null` removes a key and `{}` clears the map. On
+         *     create and PUT a `null` value is the same as leaving the key out. Keys are plain data (`__proto__` too).
          * @example {
          *       "cleanup.policy": "delete"
          *     }

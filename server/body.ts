@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import getRawBody from 'raw-body';
 import contentType from 'content-type';
 import { BadBodyError, BadRequestError, HttpError, type SubError } from '../handlers/_lib/errors';
-import { numberProblems, stringProblem, valueProblems } from './input-hygiene';
+import { jsonProblems, stringProblem } from './input-hygiene';
 
 export interface ParsedBody { body: unknown; mediaType: string | undefined }
 
@@ -64,7 +64,7 @@ export async function readBody(req: IncomingMessage, declared: string[], limit: 
   } catch {
     throw new BadBodyError();
   }
-  refuseIf([...valueProblems(body), ...numberProblems(raw)]);
+  refuseIf(jsonProblems(body, raw));
   return { body, mediaType };
 }
 

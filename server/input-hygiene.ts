@@ -28,6 +28,7 @@ export function isExactNumber(literal: string): boolean {
 }
 
 const NUMBER_MESSAGE = 'must be a number a double holds exactly (integers within ±9007199254740991)';
+const TOO_DEEP = `must not nest deeper than ${MAX_DEPTH} levels`;
 
 /** `a`, `a.b`, `a[1]` — the notation of validation errors. */
 function child(path: string, key: string | number): string {
@@ -48,7 +49,7 @@ export function valueProblems(value: unknown, root = ''): SubError[] {
     }
     if (v === null || typeof v !== 'object') continue;
     if (depth >= MAX_DEPTH) {
-      problems.push({ field: path || 'body', message: `must not nest deeper than ${MAX_DEPTH} levels` });
+      problems.push({ field: path || 'body', message: TOO_DEEP });
       continue;
     }
     const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
@@ -90,4 +91,10 @@ export function numberProblems(text: string): SubError[] {
     for (const [key, x] of entries) stack.push([x, child(path, key), depth + 1]);
   }
   return problems.sort((a, b) => a.field.localeCompare(b.field));
+}
+
+/** Every reason a parsed JSON body cannot be kept exactly; its numbers are re-read only at a sane depth. */
+export function jsonProblems(value: unknown, text: string): SubError[] {
+  const problems = valueProblems(value);
+  return problems.some((p) => p.message === TOO_DEEP) ? problems : [...problems, ...numberProblems(text)];
 }

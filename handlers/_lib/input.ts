@@ -44,7 +44,8 @@ export async function readInput(resource: Resource, ctx: RequestContext, mode: M
     let value: unknown;
     if (has(body, f.name)) {
       value = f.input ? f.input(body[f.name]) : body[f.name];
-      if (f.kind === 'map' && mode === 'patch') value = mergeMap(row?.get(attr), value);
+      // PATCH merges into the stored map; create and PUT start from nothing, so a `null` value is a key left out.
+      if (f.kind === 'map') value = mergeMap(mode === 'patch' ? row?.get(attr) : null, value);
       if (f.prepare && value !== null && value !== undefined) value = await f.prepare(value);
     } else if (mode === 'patch') {
       continue;

@@ -134,6 +134,18 @@ describe('5. a map key named like a prototype property is data', () => {
     expect(Object.hasOwn(removed.body.properties, key)).toBe(false);
     expect(removed.body.properties.keep).toBe('y');
   });
+  it('a null map value on create or PUT is a key left out', async () => {
+    const created = await call(app, 'POST', '/clusters', { token: t.admin.token, body: { name: 'null-map', bootstrapServers: ['k:1'] } });
+    expect(created.status).toBe(201);
+    const tenant = await call(app, 'PATCH', `/tenants/${t.tenant.uid}`, { token: t.admin.token, body: { properties: { keep: 'a' } } });
+    expect(tenant.body.properties).toEqual({ keep: 'a' });
+    const put = await call(app, 'PUT', `/environments/${env.uid}`, {
+      token: t.admin.token, body: { name: 'hostile-env', shortName: 'hostile', instance: env._embedded.instance.uid, owners: group.uid, properties: { k: null, a: 'b' } },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.properties).toEqual({ a: 'b' });
+    expect((await get(`/environments/${env.uid}`)).properties).toEqual({ a: 'b' });
+  });
   it('an empty map clears the stored map', async () => {
     const path = `/environments/${env.uid}`;
     await call(app, 'PATCH', path, { token: t.admin.token, body: { properties: { a: '1' } } });
@@ -188,8 +200,14 @@ describe('7. numbers a double cannot hold exactly', () => {
     expect(res.status).toBe(200);
     expect(JSON.parse(res.text)).toMatchObject({ retentionTime: 1200000, partitions: 3 });
   });
-  it('nesting deeper than any document of the API → 400', async () => {
-    const deep = `{"settings":${'['.repeat(5000)}${']'.repeat(5000)}}`;
-    expectError(await raw('PATCH', `/api/environments/${env.uid}`, { 'Content-Type': 'application/json' }, deep), 400);
+  it.each([
+    ['an empty array', `${'['.repeat(10_000)}${']'.repeat(10_000)}`],
+    ['an array around an inexact number', `${'['.repeat(10_000)}1e309${']'.repeat(10_000)}`],
+    ['objects', `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`],
+  ])('nesting deeper than any document of the API (%s) → 400', async (_label, deep) => {
+    const before = await get(`/environments/${env.uid}`);
+    const body = expectError(await raw('PUT', `/api/environments/${env.uid}`, { 'Content-Type': 'application/json' }, `{"name":${deep}}`), 400);
+    expect(body.errors).toEqual([expect.stringMatching(/^name(\[0\]|\.a)+: must not nest deeper than 64 levels$/)]);
+    expect(await get(`/environments/${env.uid}`)).toEqual(before);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isExactNumber, MAX_DEPTH, numberProblems, stringProblem, valueProblems } from '../../server/input-hygiene';
+import { isExactNumber, jsonProblems, MAX_DEPTH, numberProblems, stringProblem, valueProblems } from '../../server/input-hygiene';
 import { checkPathSegments, parseQuery } from '../../server/request-target';
 import { statusOfParserError } from '../../server/client-error';
 import { mergeMap } from '../../handlers/_lib/input';
@@ -67,6 +67,18 @@ describe('numberProblems', () => {
   });
   it('a bare number is the body', () => {
     expect(numberProblems('1e999')[0].field).toBe('body');
+  });
+});
+
+describe('jsonProblems', () => {
+  it('a deep body with inexact numbers is refused for its depth, without re-reading it (no stack overflow)', () => {
+    const text = `{"name":${'['.repeat(20_000)}1e309${']'.repeat(20_000)}}`;
+    const problems = jsonProblems(JSON.parse(text), text);
+    expect(problems).toEqual([{ field: expect.stringMatching(/^name(\[0\])+$/), message: expect.stringMatching(/deeper/) }]);
+  });
+  it('strings and numbers together', () => {
+    const text = '{"a":"x\\u0000","b":1e309}';
+    expect(jsonProblems(JSON.parse(text), text).map((p) => p.field)).toEqual(['a', 'b']);
   });
 });
 
