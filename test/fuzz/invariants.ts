@@ -150,7 +150,7 @@ export function requestTraits(req: RawRequest): string[] {
   if (query.split('&').some(undecodable)) traits.push('undecodable query');
   const sort = /(?:^|&)sort=([^&]*)/.exec(query)?.[1];
   if (sort && !/^(name|created_at|modified_at)(%2C(asc|desc))?$/i.test(sort)) traits.push(`sort=${sort}`);
-  const body = req.body ?? '';
+  const body = String(req.body ?? '');
   if (/\\u0000|\u0000/.test(body)) traits.push('NUL in body');
   if (/\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i.test(body)) traits.push('lone surrogate in body');
   if (/[[{]{500}/.test(body)) traits.push('deep nesting');

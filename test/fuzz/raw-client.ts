@@ -11,8 +11,8 @@ export interface RawRequest {
   /** Path and query exactly as they go on the request line (already percent-encoded or deliberately not). */
   path: string;
   headers: Record<string, string>;
-  /** Sent byte for byte; undefined sends no body and no Content-Length. */
-  body?: string;
+  /** Sent byte for byte (a Buffer for bytes that are not UTF-8); undefined sends no body and no Content-Length. */
+  body?: string | Buffer;
 }
 
 export interface RawResponse {
@@ -62,7 +62,8 @@ export function describeRequest(req: RawRequest): string {
   const headers = Object.entries(req.headers)
     .map(([k, v]) => `${k}: ${k.toLowerCase() === 'authorization' ? 'Bearer <token>' : v}`).join('\n    ');
   const path = req.path.length > 300 ? `${req.path.slice(0, 300)}… (${req.path.length} chars)` : req.path;
-  const body = req.body === undefined ? '(none)' : `${JSON.stringify(req.body.slice(0, 400))}${req.body.length > 400 ? ` … (${req.body.length} chars)` : ''}`;
+  const text = req.body === undefined ? undefined : String(req.body);
+  const body = text === undefined ? '(none)' : `${JSON.stringify(text.slice(0, 400))}${text.length > 400 ? ` … (${text.length} chars)` : ''}`;
   return `${req.method} ${path}\n    ${headers}\n  body: ${body}`;
 }
 

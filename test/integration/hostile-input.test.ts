@@ -2,18 +2,20 @@
  * Issue 8's reproductions, one regression test each: input a lenient layer answered with 500 or stored changed.
  * Every refusal is 400 in the §7 format naming the field, and leaves the stored row as it was.
  */
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { rawClient, type RawClient } from '../fuzz/raw-client';
 
 let app: TestApp;
 let t: TestTenant;
 let cluster: any;
 let group: any;
 let env: any;
+let client: RawClient;
 
 beforeAll(async () => {
   app = await startTestApp();
+  client = rawClient(app.url);
   t = await createTenant(app, 'hostile');
   const token = t.admin.token;
   cluster = (await call(app, 'POST', '/clusters', { token, body: { name: 'hostile-cluster', bootstrapServers: ['k:9092'] } })).body;
@@ -22,20 +24,14 @@ beforeAll(async () => {
   env = (await call(app, 'POST', '/environments', { token, body: { name: 'hostile-env', shortName: 'hostile', instance: inst.uid, owners: group.uid } })).body;
   expect([cluster, group, env].map((r) => typeof r.uid)).toEqual(["string", "string", "string"]);
 });
-afterAll(async () => app?.stop());
+afterAll(async () => {
+  client?.close();
+  await app?.stop();
+});
 
-/** A request sent byte for byte as written (fetch would normalise the target), answered as received. */
-function raw(method: string, target: string, headers: Record<string, string> = {}, body?: string | Buffer) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; text: string }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: app.port, method, path: target, headers: { Authorization: `Bearer ${t.admin.token}`, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+/** A request sent byte for byte (fetch would normalise the target), answered as received. */
+const raw = (method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer) =>
+  client.send({ method, path, headers: { Authorization: `Bearer ${t.admin.token}`, ...headers }, body });
 
 function expectError(res: { status: number; headers: Record<string, unknown> | Headers; text?: string; body?: any }, status: number, field?: string) {
   expect(res.status).toBe(status);
