@@ -85,7 +85,7 @@ export const operations = {
     "path": "/environments/{id}",
     "tag": "Environments"
   },
-  "findEnvironmentByShortName": {
+  "findEnvironmentsByShortName": {
     "method": "get",
     "path": "/environments/search/findByShortName",
     "tag": "Environments"
@@ -260,7 +260,7 @@ export const operations = {
     "path": "/instances/search",
     "tag": "Instances"
   },
-  "findInstancesByName": {
+  "findInstanceByName": {
     "method": "get",
     "path": "/instances/search/findByName",
     "tag": "Instances"
@@ -400,7 +400,7 @@ export const operations = {
     "path": "/users/search",
     "tag": "Users"
   },
-  "findUserByEmailAddress": {
+  "findUsersByEmailAddress": {
     "method": "get",
     "path": "/users/search/findByEmailAddress",
     "tag": "Users"

@@ -249,10 +249,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Find the environment with a short name
-         * @description The one visible environment whose `shortName` equals `shortName` (case-insensitive); 404 when none.
+         * Find environments by short name
+         * @description The visible environments whose `shortName` equals `shortName` (case-insensitive), as a page: at most one, since
+         *     short names are unique per tenant; none is an empty page, not 404 (CONTRACT §5.6: only searches marked single
+         *     answer one item).
          */
-        get: operations["findEnvironmentByShortName"];
+        get: operations["findEnvironmentsByShortName"];
         put?: never;
         post?: never;
         delete?: never;
@@ -778,10 +780,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Find instances by name
-         * @description Instances whose name equals `name` (case-insensitive), as a page.
+         * Find the instance with a name
+         * @description The one instance whose name equals `name` (case-insensitive), as the item itself; 404 when none (CONTRACT
+         *     §5.4: a single-entity search, as the Terraform provider decodes it). `page`, `size` and `sort` are accepted
+         *     and have no effect.
          */
-        get: operations["findInstancesByName"];
+        get: operations["findInstanceByName"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1184,10 +1188,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Find the user with an e-mail address
-         * @description The one user of the caller's tenant whose e-mail address equals `email` (ignoring case); 404 when none.
+         * Find users by e-mail address
+         * @description The users of the caller's tenant whose e-mail address equals `email` (ignoring case), as a page in
+         *     `_embedded.users` (at most one: addresses are unique); none is an empty page, not 404. The Terraform provider
+         *     reads `_embedded.users[0]`.
          */
-        get: operations["findUserByEmailAddress"];
+        get: operations["findUsersByEmailAddress"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1365,7 +1371,8 @@ export interface components {
          * @example https://portal.example.com/api/groups/7a1b2c3d4e5f40718293a4b5c6d7e8f9
          */
         Reference: string | null;
-        ReferenceList: components["schemas"]["Reference"][];
+        /** @description References (URIs or uids); `null` is the empty list (the Terraform provider sends `null` for no viewers). */
+        ReferenceList: components["schemas"]["Reference"][] | null;
         /**
          * @description String keys to string values. PATCH merges it key by key: `null` removes a key and `{}` clears the map. On
          *     create and PUT a `null` value is the same as leaving the key out. Keys are plain data (`__proto__` too).
@@ -2238,7 +2245,10 @@ export interface components {
         UserFields: {
             /** @example Jane */
             firstName?: string;
-            /** @example Q. */
+            /**
+             * @description May be empty: the Terraform provider always sends it, "" when unset; echoed as sent.
+             * @example Q.
+             */
             middleName?: string | null;
             /** @example Doe */
             lastName?: string;
@@ -3316,11 +3326,29 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
         };
     };
-    findEnvironmentByShortName: {
+    findEnvironmentsByShortName: {
         parameters: {
             query: {
                 /** @example dev */
                 shortName: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path?: never;
@@ -3328,18 +3356,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The environment. */
+            /** @description A page of matching environments. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": components["schemas"]["Environment"];
+                    "application/hal+json": components["schemas"]["EnvironmentCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
         };
     };
     findEnvironmentsByInstance: {
@@ -4688,7 +4716,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
-    findInstancesByName: {
+    findInstanceByName: {
         parameters: {
             query: {
                 /** @example Production */
@@ -4718,18 +4746,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of matching instances. */
+            /** @description The instance. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": components["schemas"]["InstanceCollection"];
-                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                    "application/hal+json": components["schemas"]["Instance"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     getInstance: {
@@ -5754,11 +5782,29 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
-    findUserByEmailAddress: {
+    findUsersByEmailAddress: {
         parameters: {
             query: {
                 /** @example jane.doe@example.com */
                 email: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
             };
             header?: never;
             path?: never;
@@ -5766,18 +5812,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The user. */
+            /** @description A page of matching users. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/hal+json": components["schemas"]["User"];
+                    "application/hal+json": components["schemas"]["UserCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
         };
     };
     getUser: {

@@ -56,7 +56,7 @@ export const environmentResource: Resource = {
   ],
   searches: [
     { name: 'findByName', params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: key(a.name) }) },
-    { name: 'findByShortName', single: true, params: [{ name: 'shortName', required: true }], where: (a) => ({ shortNameKey: key(a.shortName) }) },
+    { name: 'findByShortName', params: [{ name: 'shortName', required: true }], where: (a) => ({ shortNameKey: key(a.shortName) }) },
     { name: 'findByInstance', params: [{ name: 'instance', required: true, ref: () => instanceResource }], where: (a) => ({ instanceUid: (a.instance as Row).uid }) },
   ],
   policy: environmentPolicy,
@@ -73,7 +73,7 @@ export const patchEnvironment = h.patch;
 export const deleteEnvironment = h.remove;
 export const listEnvironmentSearches = h.searchIndex;
 export const findEnvironmentsByName = h.search('findByName');
-export const findEnvironmentByShortName = h.search('findByShortName');
+export const findEnvironmentsByShortName = h.search('findByShortName');
 export const findEnvironmentsByInstance = h.search('findByInstance');
 
 export const synchronizeEnvironment: Handler = async (ctx) => {

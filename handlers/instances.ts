@@ -52,7 +52,7 @@ export const instanceResource: Resource = {
     { rel: 'clusters', target: () => clusterResource, many: true, join: 'InstanceCluster' },
   ],
   searches: [
-    { name: 'findByName', params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: key(a.name) }) },
+    { name: 'findByName', single: true, params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: key(a.name) }) },
     { name: 'findByShortName', single: true, params: [{ name: 'shortName', required: true }], where: (a) => ({ shortNameKey: key(a.shortName) }) },
     {
       name: 'findByAttributes',
@@ -83,7 +83,7 @@ export const replaceInstance = h.replace;
 export const patchInstance = h.patch;
 export const deleteInstance = h.remove;
 export const listInstanceSearches = h.searchIndex;
-export const findInstancesByName = h.search('findByName');
+export const findInstanceByName = h.search('findByName');
 export const findInstanceByShortName = h.search('findByShortName');
 export const findInstancesByAttributes = h.search('findByAttributes');
 

@@ -172,7 +172,7 @@ export const userResource: Resource = {
   computed: (row) => ({ fullName: fullName(row as unknown as Parameters<typeof fullName>[0]) }),
   associations: [],
   searches: [
-    { name: 'findByEmailAddress', single: true, params: [{ name: 'email', required: true }], where: (a) => ({ emailKey: String(a.email).trim().toLowerCase() }) },
+    { name: 'findByEmailAddress', params: [{ name: 'email', required: true }], where: (a) => ({ emailKey: String(a.email).trim().toLowerCase() }) },
   ],
   policy: userPolicy,
   check,
@@ -193,7 +193,7 @@ export const replaceUser = h.replace;
 export const patchUser = h.patch;
 export const deleteUser = h.remove;
 export const listUserSearches = h.searchIndex;
-export const findUserByEmailAddress = h.search('findByEmailAddress');
+export const findUsersByEmailAddress = h.search('findByEmailAddress');
 
 /** `GET /user`: the caller (people and service accounts alike). */
 export const getCurrentUser = h.current((ctx) => ctx.principal.user.uid);

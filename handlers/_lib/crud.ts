@@ -143,7 +143,8 @@ export function resourceHandlers(resource: Resource) {
   const searchIndex: Handler = (ctx) => {
     const links: Record<string, unknown> = {};
     for (const s of resource.searches) {
-      const params = [...s.params.map((p) => p.name), ...(s.single ? [] : ['page', 'size', 'sort'])].join(',');
+      // Single searches too: Spring Data REST templates every search alike, and clients expand it blindly.
+      const params = [...s.params.map((p) => p.name), 'page', 'size', 'sort'].join(',');
       links[s.name] = link(`${collectionPath(ctx)}/search/${s.name}{?${params}}`, true);
     }
     links.self = link(`${collectionPath(ctx)}/search`);
