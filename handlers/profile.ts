@@ -4,6 +4,7 @@ import { NotFoundError } from './_lib/errors';
 import type { Resource } from './_lib/resource';
 import { resourceByCollection } from './resources';
 import { deref, spec } from '../server/spec';
+import { toDraft07 } from './_lib/json-schema';
 
 const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -29,10 +30,14 @@ function alps(resource: Resource, base: string) {
   };
 }
 
+/** Draft-07 JSON Schema of one item: its fields as flat `properties` (HAL's `_links`/`_embedded` left out). */
 function jsonSchema(resource: Resource) {
   const name = pascal(resource.itemRel);
   const schema = spec.components.schemas[name];
-  return { $schema: 'http://json-schema.org/draft-07/schema#', title: name, ...(schema ? deref(schema) : { type: 'object' }) };
+  const flat = schema ? toDraft07(deref(schema)) : { type: 'object', properties: {} };
+  const { _links: _l, _embedded: _e, ...properties } = flat.properties ?? {};
+  const required = (flat.required ?? []).filter((r: string) => r in properties);
+  return { $schema: 'http://json-schema.org/draft-07/schema#', title: name, ...flat, properties, required };
 }
 
 export const getCollectionProfile: Handler = (ctx) => {

@@ -32,6 +32,17 @@ describe('profile', () => {
     expect(JSON.stringify(res.body)).toContain('bootstrapServers');
   });
 
+  it.each(['clusters', 'instances', 'environments', 'groups', 'users', 'tenants'])('the %s JSON Schema is a flat draft-07 object naming every field', async (c) => {
+    const res = await call(app, 'GET', `/profile/${c}`, { token: t.admin.token, headers: { Accept: 'application/schema+json' } });
+    expect(res.body).toMatchObject({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' });
+    const alps = await call(app, 'GET', `/profile/${c}`, { token: t.admin.token });
+    const fields = alps.body.alps.descriptor[0].descriptor.filter((d: any) => d.type === 'SEMANTIC').map((d: any) => d.name);
+    expect(Object.keys(res.body.properties)).toEqual(expect.arrayContaining([...fields, 'uid', 'created_at', 'modified_at', 'created_by', 'modified_by']));
+    expect(res.body.properties.uid).toMatchObject({ type: 'string' });
+    const text = JSON.stringify(res.body);
+    for (const openApiOnly of ['"allOf"', '"$ref"', '"nullable"', '"example"']) expect(text).not.toContain(openApiOnly);
+  });
+
   it('lists every index collection under /profile and 404s an unknown one', async () => {
     const index = await call(app, 'GET', '/profile', { token: t.admin.token });
     expect(index.body._links.clusters.href).toBe(`${app.api}/profile/clusters`);
