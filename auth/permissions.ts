@@ -2,7 +2,9 @@
  * The permission model (CONTRACT §7) in one place. Every 403, and every edit/delete link, asks here.
  * TENANT_ADMIN may do everything in its tenant; SUPER_ADMIN is a TENANT_ADMIN of its own tenant plus tenant CRUD.
  */
+import { Op, type WhereOptions } from 'sequelize';
 import type { RequestContext } from '../handlers/_lib/context';
+import type { JoinModel } from '../models/join';
 
 export const TENANT_ADMIN = 'TENANT_ADMIN';
 export const SUPER_ADMIN = 'SUPER_ADMIN';
@@ -32,7 +34,43 @@ export async function ownsGroup(ctx: RequestContext, groupUid: string | null | u
   return !!groupUid && (await groupsOf(ctx)).has(groupUid);
 }
 
-/** Owners of a resource, that kind's ADMIN, and tenant admins may edit it. */
+const managedCache = new WeakMap<object, Promise<Set<string>>>();
+
+/** Groups the caller manages or resource-manages (memoised per request). */
+function managedGroupsOf(ctx: RequestContext): Promise<Set<string>> {
+  let found = managedCache.get(ctx.principal);
+  if (!found) {
+    const userUid = ctx.principal.user.uid;
+    const { GroupManager, GroupResourceManager } = ctx.models;
+    found = Promise.all([GroupManager, GroupResourceManager].map((m) => m.findAll({ where: { targetUid: userUid } })))
+      .then((lists) => new Set(lists.flat().map((l) => l.sourceUid)));
+    managedCache.set(ctx.principal, found);
+  }
+  return found;
+}
+
+/** The tenant setting that narrows "owner" to the owners group's managers and resource managers (CONTRACT §5.1). */
+const onlyResourceManagers = (ctx: RequestContext) =>
+  ((ctx.principal.tenant.settings ?? {}) as Record<string, string>).onlyResourceManagerCanUpdateAndDeploy === 'true';
+
+/**
+ * Owners of a resource, that kind's ADMIN, and tenant admins may edit, delete and operate it. Under
+ * `onlyResourceManagerCanUpdateAndDeploy` a plain member of the owners group no longer counts as an owner here.
+ */
 export async function canEditOwned(ctx: RequestContext, ownersUid: string | null | undefined, adminRole: string): Promise<boolean> {
-  return hasRole(ctx, adminRole) || ownsGroup(ctx, ownersUid);
+  if (hasRole(ctx, adminRole)) return true;
+  if (!ownersUid) return false;
+  return onlyResourceManagers(ctx) ? (await managedGroupsOf(ctx)).has(ownersUid) : ownsGroup(ctx, ownersUid);
+}
+
+/**
+ * Rows of an owned kind the caller may see (CONTRACT §7): Public ones, Private ones it owns or views; all for that
+ * kind's ADMIN and tenant admins (undefined = no filter).
+ */
+export async function visibleOwned(ctx: RequestContext, adminRole: string, viewers: JoinModel): Promise<WhereOptions | undefined> {
+  if (hasRole(ctx, adminRole)) return undefined;
+  const groups = [...(await groupsOf(ctx))];
+  if (groups.length === 0) return { visibility: 'Public' };
+  const viewed = await viewers.findAll({ where: { targetUid: groups } });
+  return { [Op.or]: [{ visibility: 'Public' }, { ownersUid: groups }, { uid: viewed.map((v) => v.sourceUid) }] };
 }

@@ -12,6 +12,9 @@ import { groupResource } from './groups';
 import { instanceResource } from './instances';
 import { tenantResource } from './tenants';
 import { userResource } from './users';
+import { applicationResource } from './applications';
+import { schemaResource } from './schemas';
+import { schemaVersionResource } from './schema-versions';
 
 /** Kinds this release holds, by `/auth` type; the others are answered by unbuilt-kinds.ts. */
 const RESOURCES: Partial<Record<ResourceType, () => Resource>> = {
@@ -21,6 +24,9 @@ const RESOURCES: Partial<Record<ResourceType, () => Resource>> = {
   INSTANCE: () => instanceResource,
   CLUSTER: () => clusterResource,
   ENVIRONMENT: () => environmentResource,
+  APPLICATION: () => applicationResource,
+  SCHEMA: () => schemaResource,
+  SCHEMA_VERSION: () => schemaVersionResource,
 };
 
 const single = (v: unknown): string | undefined => {

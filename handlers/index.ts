@@ -11,8 +11,12 @@ import * as groups from './groups';
 import * as users from './users';
 import * as instances from './instances';
 import * as environments from './environments';
+import * as applications from './applications';
+import * as schemas from './schemas';
+import * as schemaVersions from './schema-versions';
 import * as tenants from './tenants';
 import * as authorization from './authorization';
+import * as referenceData from './reference-data';
 
 type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
 
@@ -28,8 +32,12 @@ export const handlers = {
   ...handlersOf(users),
   ...handlersOf(instances),
   ...handlersOf(environments),
+  ...handlersOf(applications),
+  ...handlersOf(schemas),
+  ...handlersOf(schemaVersions),
   ...handlersOf(tenants),
   ...handlersOf(authorization),
+  ...handlersOf(referenceData),
 } satisfies Record<OperationId, Handler>;
 
 type Extra = Exclude<keyof typeof handlers, OperationId>;

@@ -7,6 +7,7 @@ import { resourceHandlers } from './_lib/crud';
 import { BadRequestError } from './_lib/errors';
 import type { Change, Resource } from './_lib/resource';
 import { clusterResource } from './clusters';
+import { supportTierResource } from './reference-data';
 
 const PLACEHOLDERS = new Set(['tenant', 'instance', 'environment', 'stream']);
 
@@ -50,6 +51,7 @@ export const instanceResource: Resource = {
   ],
   associations: [
     { rel: 'clusters', target: () => clusterResource, many: true, join: 'InstanceCluster' },
+    { rel: 'supportTier', target: () => supportTierResource, many: false, attribute: 'supportTierUid' },
   ],
   searches: [
     { name: 'findByName', single: true, params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: key(a.name) }) },

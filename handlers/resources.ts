@@ -1,12 +1,17 @@
 /** Every resource descriptor served by the generic layer, by collection (profiles read it). */
 import type { Resource } from './_lib/resource';
+import { applicationResource } from './applications';
+import { schemaResource } from './schemas';
+import { schemaVersionResource } from './schema-versions';
 import { clusterResource } from './clusters';
 import { environmentResource } from './environments';
 import { groupResource } from './groups';
 import { instanceResource } from './instances';
+import { confidentialityResource, connectPluginResource, integrityResource, supportTierResource } from './reference-data';
 import { tenantResource } from './tenants';
 import { userResource } from './users';
 
-export const resources: Resource[] = [tenantResource, userResource, groupResource, clusterResource, instanceResource, environmentResource];
+export const resources: Resource[] = [tenantResource, userResource, groupResource, clusterResource, instanceResource, environmentResource, applicationResource, schemaResource, schemaVersionResource];
+resources.push(confidentialityResource, integrityResource, supportTierResource, connectPluginResource);
 
 export const resourceByCollection = (collection: string) => resources.find((r) => r.collection === collection);

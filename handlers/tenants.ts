@@ -6,6 +6,7 @@ import type { Row, RowModel } from '../models/define';
 import { contactTypeOf, DEFAULT_CONTACT_TYPE, findContact, storeContact, type ContactType } from '../models/tenant-contact';
 import { authMethodProblems, createFirstAdmin, DEFAULT_AUTH_METHODS, DEFAULT_TENANT_SETTINGS } from '../models/tenant';
 import type { AuditEntry } from '../models/audit-event';
+import { seedReferenceData } from '../models/reference-data';
 import type { RequestContext } from './_lib/context';
 import { resourceHandlers } from './_lib/crud';
 import { emailInput, emailOutput } from './_lib/email';
@@ -83,7 +84,10 @@ export const tenantResource: Resource = {
   links: (_row, _ctx, self) => ({ contact: link(`${self}/contact{?type}`, true) }),
   /** The tenants table has no tenant_uid: a tenant is its own tenancy (its uid is its rows' tenantUid). */
   onCreate: (_ctx, values) => { delete values.tenantUid; },
-  afterCreate: createAdmin,
+  afterCreate: async (ctx, row, transaction) => {
+    await seedReferenceData(ctx.models.sequelize.getQueryInterface(), row.uid, transaction);
+    return createAdmin(ctx, row, transaction);
+  },
   blockers: async (ctx, row, transaction) => {
     if (row.uid === ctx.principal.tenant.uid) return 'You cannot delete the tenant you are signed in to';
     const held = await heldBy(ctx.models, row.uid, transaction);

@@ -3,10 +3,16 @@ import * as m0001 from './0001-initial';
 import * as m0002 from './0002-millisecond-timestamps';
 import * as m0003 from './0003-tenant-contacts';
 import * as m0004 from './0004-user-lookup-indexes';
+import * as m0005 from './0005-reference-data';
+import * as m0006 from './0006-applications';
+import * as m0007 from './0007-schemas';
 
 export const migrations = [
   { name: '0001-initial', ...m0001 },
   { name: '0002-millisecond-timestamps', ...m0002 },
   { name: '0003-tenant-contacts', ...m0003 },
   { name: '0004-user-lookup-indexes', ...m0004 },
+  { name: '0005-reference-data', ...m0005 },
+  { name: '0006-applications', ...m0006 },
+  { name: '0007-schemas', ...m0007 },
 ];

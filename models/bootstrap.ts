@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from '../auth/passwords';
 import { writeAudit } from './audit-event';
+import { seedReferenceData } from './reference-data';
 import type { Models } from '.';
 
 export interface Bootstrapped { tenant: string; email: string; password: string }
@@ -18,6 +19,7 @@ export async function bootstrap(models: Models, opts: { tenant: string; email: s
   const passwordHash = await hashSecret(password);
   await models.sequelize.transaction(async (transaction) => {
     const tenant = await models.Tenant.create({ name: opts.tenant, shortName: opts.tenant, createdBy: null, modifiedBy: null }, { transaction });
+    await seedReferenceData(models.sequelize.getQueryInterface(), tenant.uid, transaction);
     const user = await models.User.create({
       tenantUid: tenant.uid, firstName: 'Demo', lastName: 'Admin', email: opts.email, passwordHash,
       roles: ['SUPER_ADMIN', 'TENANT_ADMIN', 'APPLICATION_AUTHOR', 'ENVIRONMENT_AUTHOR', 'STREAM_AUTHOR'],

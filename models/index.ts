@@ -9,6 +9,9 @@ import { defineEnvironment } from './environment';
 import { defineSigningKey } from './signing-key';
 import { defineAuditEvent } from './audit-event';
 import { defineJoin } from './join';
+import { defineApplication } from './application';
+import { defineSchema, defineSchemaVersion } from './schema';
+import { defineConnectPlugin, defineRankedReference } from './reference-data';
 
 /** All models of one database connection. */
 export function initModels(sequelize: Sequelize) {
@@ -26,6 +29,14 @@ export function initModels(sequelize: Sequelize) {
     InstanceCluster: defineJoin(sequelize, 'InstanceCluster', 'instance_clusters'),
     Environment: defineEnvironment(sequelize),
     EnvironmentViewer: defineJoin(sequelize, 'EnvironmentViewer', 'environment_viewers'),
+    Confidentiality: defineRankedReference(sequelize, 'Confidentiality', 'confidentialities'),
+    Integrity: defineRankedReference(sequelize, 'Integrity', 'integrities'),
+    SupportTier: defineRankedReference(sequelize, 'SupportTier', 'support_tiers'),
+    ConnectPlugin: defineConnectPlugin(sequelize),
+    Application: defineApplication(sequelize),
+    ApplicationViewer: defineJoin(sequelize, 'ApplicationViewer', 'application_viewers'),
+    Schema: defineSchema(sequelize),
+    SchemaVersion: defineSchemaVersion(sequelize),
     SigningKey: defineSigningKey(sequelize),
     AuditEvent: defineAuditEvent(sequelize),
   };

@@ -14,5 +14,6 @@ export function defineInstance(sequelize: Sequelize) {
     enabledAuthenticationMethods: jsonText('enabledAuthenticationMethods', []),
     granularBrowsePermission: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     connectEnabled: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+    supportTierUid: { type: DataTypes.CHAR(32), allowNull: true },
   });
 }

@@ -13,9 +13,9 @@ export function resolveRef(ref: string): Schema {
   return ref.slice(2).split('/').reduce((acc: Schema, key) => acc?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
 }
 
-/** The schema with `$ref`s replaced (cycles stop at depth 20, which our schemas never reach). */
+/** The schema with `$ref`s replaced (cycles stop at depth 64, which our schemas never reach). */
 export function deref(node: unknown, depth = 0): any {
-  if (depth > 20 || node === null || typeof node !== 'object') return node;
+  if (depth > 64 || node === null || typeof node !== 'object') return node;
   if (Array.isArray(node)) return node.map((n) => deref(n, depth + 1));
   const obj = node as Schema;
   if (typeof obj.$ref === 'string') return deref(resolveRef(obj.$ref), depth + 1);

@@ -2,24 +2,17 @@
  * Environments (CONTRACT §7): Public ones are visible to the whole tenant, Private ones to owners, viewers,
  * ENVIRONMENT_ADMIN and tenant admins. Owners, ENVIRONMENT_ADMIN and tenant admins edit, delete and synchronize.
  */
-import { Op } from 'sequelize';
 import type { RequestContext } from '../../handlers/_lib/context';
 import type { Policy } from '../../handlers/_lib/resource';
 import type { Row } from '../../models/define';
-import { canEditOwned, groupsOf, hasRole, ownsGroup } from '../permissions';
+import { canEditOwned, hasRole, ownsGroup, visibleOwned } from '../permissions';
 
 export const ENVIRONMENT_ADMIN = 'ENVIRONMENT_ADMIN';
 
 const canEdit = (ctx: RequestContext, row: Row) => canEditOwned(ctx, row.ownersUid, ENVIRONMENT_ADMIN);
 export const canSynchronize = canEdit;
 
-async function visible(ctx: RequestContext) {
-  if (hasRole(ctx, ENVIRONMENT_ADMIN)) return undefined;
-  const groups = [...(await groupsOf(ctx))];
-  if (groups.length === 0) return { visibility: 'Public' };
-  const viewed = await ctx.models.EnvironmentViewer.findAll({ where: { targetUid: groups } });
-  return { [Op.or]: [{ visibility: 'Public' }, { ownersUid: groups }, { uid: viewed.map((v) => v.sourceUid) }] };
-}
+const visible = (ctx: RequestContext) => visibleOwned(ctx, ENVIRONMENT_ADMIN, ctx.models.EnvironmentViewer);
 
 /** On create or an owners change the caller must own the new group, unless ENVIRONMENT_ADMIN or tenant admin. */
 export async function mayAssignOwners(ctx: RequestContext, ownersUid: string): Promise<boolean> {

@@ -7,19 +7,12 @@ import type { RequestContext } from '../../handlers/_lib/context';
 import type { ResourceType } from '../actions';
 import { hasRole } from '../permissions';
 
-const schemaUpload = (ctx: RequestContext) => {
-  const settings = (ctx.principal.tenant.settings ?? {}) as Record<string, string>;
-  return settings.schemaRolesEnforced !== 'true' || hasRole(ctx, 'SCHEMA_AUTHOR', 'SCHEMA_ADMIN');
-};
 const application = (ctx: RequestContext) => hasRole(ctx, 'APPLICATION_AUTHOR', 'APPLICATION_ADMIN');
 const stream = (ctx: RequestContext) => hasRole(ctx, 'STREAM_AUTHOR', 'STREAM_ADMIN');
 
 export const createByRole: Partial<Record<ResourceType, (ctx: RequestContext) => boolean>> = {
   STREAM: stream,
   STREAM_CONFIG: stream,
-  SCHEMA: schemaUpload,
-  SCHEMA_VERSION: schemaUpload,
-  APPLICATION: application,
   APPLICATION_PRINCIPAL: application,
   APPLICATION_CREDENTIAL: application,
   APPLICATION_DEPLOYMENT: application,

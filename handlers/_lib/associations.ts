@@ -9,7 +9,7 @@ import { mutate } from './mutation';
 import { accepts, hal, noContent, URI_LIST, type Handler } from './reply';
 import { items, selfHref } from './render';
 import { isNone, uidOf } from './references';
-import type { AssociationDef, Resource } from './resource';
+import { updateEntries, type AssociationDef, type Resource } from './resource';
 import { findVisible, loadRelated, resolveBodyRef, setLinks } from './store';
 import { renderOne } from './crud';
 
@@ -62,7 +62,7 @@ export function associationHandlers(resource: Resource) {
       const [b, a] = assoc.many ? [{ [assoc.rel]: old }, { [assoc.rel]: [...new Set(targets)] }] : [{ [assoc.rel]: old[0] ?? null }, { [assoc.rel]: targets[0] ?? null }];
       const changes = diff(b, a);
       const audit = Object.keys(changes).length === 0 ? [] : [
-        { action: 'UPDATED', resourceType: resource.auditType, resourceName: resource.auditName(row), resourceId: row.uid, details: changes },
+        ...updateEntries(resource, row, ctx, changes),
         ...(resource.extraAudit ? resource.extraAudit({ ctx, row, transaction, before: b, after: a }) : []),
       ];
       return { result: undefined, audit };

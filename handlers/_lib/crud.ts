@@ -10,7 +10,7 @@ import { mutate } from './mutation';
 import { parsePage, sortableAttributes } from './paging';
 import { accepts, COMPACT, hal, noContent, withPrecheck, type Handler, type Reply } from './reply';
 import { collection, compact, item, items, rightsOf, selfHref, wireFields } from './render';
-import type { Resource, SearchDef } from './resource';
+import { auditEntry, updateEntries, type Resource, type SearchDef } from './resource';
 import { findOneWhere, findPage, findVisible, loadRelated, resolveQueryRef, setLinks } from './store';
 import type { WhereOptions } from 'sequelize';
 
@@ -27,7 +27,7 @@ async function snapshot(resource: Resource, row: Row, ctx: RequestContext, trans
 
 export async function renderOne(resource: Resource, row: Row, ctx: RequestContext, transaction?: Transaction) {
   const related = await loadRelated(resource, [row], ctx, transaction);
-  return item(resource, row, related, await rightsOf(resource, row, ctx), ctx);
+  return (await items(resource, [row], related, ctx))[0];
 }
 
 export async function listing(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, path: string, extra: [string, string][], isSearch: boolean): Promise<Reply> {
@@ -86,7 +86,7 @@ export function resourceHandlers(resource: Resource) {
       return {
         result: saved,
         audit: [
-          { action: 'CREATED', resourceType: resource.auditType, resourceName: resource.auditName(saved), resourceId: saved.uid, details: after },
+          auditEntry(resource, 'CREATED', saved, ctx, after),
           ...(followUp ?? []),
           ...(resource.extraAudit ? resource.extraAudit(change) : []),
         ],
@@ -112,7 +112,7 @@ export function resourceHandlers(resource: Resource) {
       const after = await snapshot(resource, next, ctx, transaction);
       const changes: Record<string, unknown> = { ...diff(before, after), ...writeOnlyChanges(resource, ctx) };
       const audit = Object.keys(changes).length === 0 ? [] : [
-        { action: 'UPDATED', resourceType: resource.auditType, resourceName: resource.auditName(next), resourceId: next.uid, details: changes },
+        ...updateEntries(resource, next, ctx, changes),
         ...(resource.extraAudit ? resource.extraAudit({ ctx, row: next, transaction, before, after }) : []),
       ];
       return { result: next, audit };
@@ -132,7 +132,7 @@ export function resourceHandlers(resource: Resource) {
       return {
         result: undefined,
         audit: [
-          { action: 'DELETED', resourceType: resource.auditType, resourceName: resource.auditName(row), resourceId: row.uid, details: null },
+          auditEntry(resource, 'DELETED', row, ctx, null),
           ...(resource.extraAudit ? resource.extraAudit({ ctx, row, transaction, before }) : []),
         ],
       };

@@ -4,7 +4,7 @@ import type { RequestContext } from './context';
 import { commonFields, itemHref, link, type Link } from './hal';
 import { pageInfo, pagingLinks, type PageRequest } from './paging';
 import { attributeOf, type Resource } from './resource';
-import type { Related } from './store';
+import { loadRelated, type Related } from './store';
 
 /** Field values as the wire shows them (write-only fields left out). */
 export function wireFields(resource: Resource, row: Row, ctx: RequestContext): Record<string, unknown> {
@@ -55,7 +55,48 @@ export function item(resource: Resource, row: Row, related: Related, rights: Rig
 }
 
 export async function items(resource: Resource, rows: Row[], related: Related, ctx: RequestContext) {
-  return Promise.all(rows.map(async (r) => item(resource, r, related, await rightsOf(resource, r, ctx), ctx)));
+  const bodies = await Promise.all(rows.map(async (r) => item(resource, r, related, await rightsOf(resource, r, ctx), ctx)));
+  for (const assoc of resource.associations.filter((a) => a.inline && !a.many)) {
+    const targets = [...new Map(rows.map((r) => related.get(r.uid)?.get(assoc.rel) as Row | null | undefined)
+      .filter((t): t is Row => !!t).map((t) => [t.uid as string, t])).values()];
+    const shown = new Map<string, Record<string, unknown>>();
+    const inner = await items(assoc.target(), targets, await loadRelated(assoc.target(), targets, ctx), ctx);
+    targets.forEach((t, i) => shown.set(t.uid, reduce(inner[i], assoc.inline!)));
+    rows.forEach((r, i) => {
+      const target = related.get(r.uid)?.get(assoc.rel) as Row | null | undefined;
+      bodies[i] = { ...bodies[i], [assoc.rel]: target ? shown.get(target.uid) : null };
+    });
+  }
+  await inlineIntoSummaries(resource, rows, related, bodies, ctx);
+  return bodies;
+}
+
+/** An embedded to-one summary carries its target's inline associations too (a version's `_embedded.schema.owners`). */
+async function inlineIntoSummaries(resource: Resource, rows: Row[], related: Related, bodies: Record<string, unknown>[], ctx: RequestContext) {
+  for (const assoc of resource.associations.filter((a) => !a.many && !a.inline)) {
+    const inlined = assoc.target().associations.filter((a) => a.inline && !a.many).map((a) => a.rel);
+    if (inlined.length === 0) continue;
+    const targets = [...new Map(rows.map((r) => related.get(r.uid)?.get(assoc.rel) as Row | null | undefined)
+      .filter((t): t is Row => !!t).map((t) => [t.uid as string, t])).values()];
+    const full = await items(assoc.target(), targets, await loadRelated(assoc.target(), targets, ctx), ctx);
+    const byUid = new Map(targets.map((t, i) => [t.uid as string, full[i]]));
+    rows.forEach((r, i) => {
+      const target = related.get(r.uid)?.get(assoc.rel) as Row | null | undefined;
+      const embedded = (bodies[i]._embedded as Record<string, Record<string, unknown>> | undefined)?.[assoc.rel];
+      if (!target || !embedded) return;
+      for (const rel of inlined) embedded[rel] = byUid.get(target.uid)?.[rel] ?? null;
+    });
+  }
+}
+
+/** An item reduced to its fields, the named `_embedded` entries and the named links. */
+function reduce(body: Record<string, unknown>, keep: { fields?: string[]; embedded: string[]; links: string[] }): Record<string, unknown> {
+  const { _embedded, _links, ...fields } = body as { _embedded?: Record<string, unknown>; _links: Record<string, unknown> };
+  const pick = (o: Record<string, unknown> | undefined, names: string[]) => Object.fromEntries(names.filter((n) => o?.[n] !== undefined).map((n) => [n, o![n]]));
+  const out: Record<string, unknown> = keep.fields ? pick(fields, keep.fields) : fields;
+  if (keep.embedded.length > 0) out._embedded = pick(_embedded, keep.embedded);
+  if (keep.links.length > 0) out._links = pick(_links, keep.links);
+  return out;
 }
 
 export interface CollectionOptions {

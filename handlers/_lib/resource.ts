@@ -44,6 +44,11 @@ export interface AssociationDef {
   join?: keyof Models;
   required?: boolean;
   immutable?: boolean;
+  /**
+   * To-one: also rendered as a top-level field holding the target item (as its GET shows it, reduced to the scalar
+   * fields, the named `_embedded` entries and the named links), as the application's `owners` (CONTRACT §5.10).
+   */
+  inline?: { fields?: string[]; embedded: string[]; links: string[] };
 }
 
 export interface SearchParam {
@@ -92,6 +97,11 @@ export interface Resource {
   auditType: string;
   /** resourceName of audit entries. */
   auditName: (row: Row) => string;
+  /**
+   * Files CREATED/UPDATED/DELETED under another entity than the row (reference data → the caller's Tenant,
+   * CONTRACT §8): its resourceName and resourceId, and what names the row itself, put first into `details`.
+   */
+  auditAs?: (row: Row, ctx: RequestContext) => { resourceName: string; resourceId: string; details: Record<string, unknown> };
   fields: FieldDef[];
   associations: AssociationDef[];
   searches: SearchDef[];
@@ -102,6 +112,11 @@ export interface Resource {
   check?: (ctx: RequestContext, values: Record<string, any>, row?: Row, transaction?: Transaction) => void | Promise<void>;
   /** Why the row cannot be deleted (422), or null. */
   blockers?: (ctx: RequestContext, row: Row, transaction: Transaction) => Promise<string | null>;
+  /**
+   * The UPDATED entry of a change, split or renamed where the contract names a more specific action (a schema's
+   * owners change is SCHEMA_OWNERSHIP_TRANSFERRED).
+   */
+  splitUpdate?: (entry: AuditEntry & { details: Record<string, unknown> }) => AuditEntry[];
   /** Audit entries beyond CREATED/UPDATED/DELETED (e.g. CLUSTER_ADDED). */
   extraAudit?: (change: Change) => AuditEntry[];
   /** Fields computed for the reply (issuerUrl, fullName…). */
@@ -114,6 +129,19 @@ export interface Resource {
   onCreate?: (ctx: RequestContext, values: Record<string, any>, transaction: Transaction) => void | Promise<void>;
   /** After the row and its links are stored (e.g. seeding a new tenant's realm); may answer audit entries of its own. */
   afterCreate?: (ctx: RequestContext, row: Row, transaction: Transaction) => Promise<void | AuditEntry[]>;
+}
+
+/** The CREATED/UPDATED/DELETED entry of one change of a row (filed under `auditAs` when the resource has it). */
+export function auditEntry(resource: Resource, action: string, row: Row, ctx: RequestContext, details: Record<string, unknown> | null): AuditEntry {
+  const as = resource.auditAs?.(row, ctx);
+  if (!as) return { action, resourceType: resource.auditType, resourceName: resource.auditName(row), resourceId: row.uid, details };
+  return { action, resourceType: resource.auditType, resourceName: as.resourceName, resourceId: as.resourceId, details: { ...as.details, ...(details ?? {}) } };
+}
+
+/** The UPDATED entries of a change, as the resource files them (see `splitUpdate`). */
+export function updateEntries(resource: Resource, row: Row, ctx: RequestContext, changes: Record<string, unknown>): AuditEntry[] {
+  const entry = auditEntry(resource, 'UPDATED', row, ctx, changes) as AuditEntry & { details: Record<string, unknown> };
+  return resource.splitUpdate ? resource.splitUpdate(entry) : [entry];
 }
 
 export const attributeOf = (f: FieldDef) => f.attribute ?? f.name;

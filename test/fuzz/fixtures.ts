@@ -104,7 +104,7 @@ export class Fixtures {
         const pool = (into[refTarget(k)] ?? []).filter((u) => !(into === this.pools && this.protectedIds.has(u)));
         const pick = pool[0] ?? this.pools[refTarget(k)]?.[0];
         body[k] = Array.isArray(v) ? (pick ? [pick] : []) : pick;
-      } else if (typeof v === 'string' && /name|email/i.test(k)) {
+      } else if (typeof v === 'string' && (/name|email/i.test(k) || k === 'pluginClass' || k === 'applicationId')) {
         body[k] = uniquify(v, deref(p));
       } else if (v && typeof v === 'object' && !Array.isArray(v) && k === 'admin') {
         const admin = v as Record<string, unknown>;

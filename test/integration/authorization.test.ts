@@ -35,6 +35,8 @@ beforeAll(async () => {
   uid.others = await post('/groups', { name: 'Authz Others' });
   uid.publicEnv = await post('/environments', { name: 'pub', shortName: 'pub', instance: uid.instance, owners: uid.owners }, who.owner.token);
   uid.privateEnv = await post('/environments', { name: 'priv', shortName: 'priv', instance: uid.instance, owners: uid.others, visibility: 'Private', authorizationIssuer: 'Auto' });
+  uid.publicApp = await post('/applications', { applicationId: 'authz.pub', name: 'Authz Pub', shortName: 'authz_pub', applicationType: 'Custom', type: 'Java', owners: uid.owners });
+  uid.privateApp = await post('/applications', { applicationId: 'authz.priv', name: 'Authz Priv', shortName: 'authz_priv', applicationType: 'Custom', owners: uid.others, visibility: 'Private' });
   uid.tenant = t.tenant.uid;
   uid.ownerUser = who.owner.user.uid;
   uid.adminUser = who.admin.user.uid;
@@ -71,6 +73,7 @@ describe('GET /auth', () => {
     ["another tenant's cluster, asking to delete", 'admin', 'CLUSTER_DELETE', 'CLUSTER', 'otherCluster'],
     ["another tenant (not a SUPER_ADMIN)", 'admin', 'TENANT_VIEW', 'TENANT', 'otherTenant'],
     ['a Private environment the caller cannot see', 'outsider', 'ENVIRONMENT_EDIT', 'ENVIRONMENT', 'privateEnv'],
+    ['a Private application the caller cannot see', 'outsider', 'APPLICATION_VIEW', 'APPLICATION', 'privateApp'],
     ['any uid of a kind not held yet', 'admin', 'STREAM_VIEW', 'STREAM', '0123456789abcdef0123456789abcdef'],
     ['the parent of a create when it does not exist', 'admin', 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', '0123456789abcdef0123456789abcdef'],
   ])('404 for %s', async (_name, caller, action, resourceType, target) => {
@@ -108,6 +111,10 @@ describe('GET /auth', () => {
     ['admin', 'STREAM_CREATE', 'STREAM', undefined, true],
     ['outsider', 'APPLICATION_CREATE', 'APPLICATION', undefined, true],
     ['owner', 'APPLICATION_CREATE', 'APPLICATION', undefined, false],
+    ['owner', 'APPLICATION_EDIT', 'APPLICATION', 'publicApp', true],
+    ['outsider', 'APPLICATION_VIEW', 'APPLICATION', 'publicApp', true],
+    ['outsider', 'APPLICATION_DELETE', 'APPLICATION', 'publicApp', false],
+    ['admin', 'APPLICATION_DELETE', 'APPLICATION', 'privateApp', true],
     ['nobody', 'SCHEMA_CREATE', 'SCHEMA', undefined, true],
     ['admin', 'TENANT_EDIT', 'TENANT', 'tenant', true],
     ['owner', 'TENANT_EDIT', 'TENANT', 'tenant', false],
@@ -149,6 +156,7 @@ describe('GET /auth', () => {
       ['CLUSTER', 'clusters', 'cluster'], ['INSTANCE', 'instances', 'instance'], ['GROUP', 'groups', 'owners'],
       ['ENVIRONMENT', 'environments', 'publicEnv'], ['ENVIRONMENT', 'environments', 'privateEnv'],
       ['USER', 'users', 'ownerUser'], ['USER', 'users', 'adminUser'], ['TENANT', 'tenants', 'tenant'],
+      ['APPLICATION', 'applications', 'publicApp'], ['APPLICATION', 'applications', 'privateApp'],
     ];
     for (const caller of Object.keys(who)) {
       for (const [type, collection, target] of targets) {

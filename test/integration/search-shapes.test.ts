@@ -8,7 +8,11 @@ import spec from '../../generated/openapi.json';
 import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
 
 /** CONTRACT §5's single-entity searches, by collection. */
-const SINGLE = new Set(['tenants/findByShortName', 'instances/findByName', 'instances/findByShortName']);
+const SINGLE = new Set(['tenants/findByShortName', 'instances/findByName', 'instances/findByShortName',
+  'applications/findByName', 'applications/findByShortName', 'applications/findByApplicationId', 'schema_versions/findBySchemaAndVersion']);
+/** Parameters that name another resource: an unknown one answers 404 (CONTRACT §4.1). */
+const REFERENCES = new Set(['instance', 'owners', 'schema']);
+SINGLE.add('connect_plugins/findByPluginClass');
 
 const searches = Object.keys(spec.paths)
   .map((p) => /^\/([a-z_]+)\/search\/([A-Za-z]+)$/.exec(p))
@@ -31,6 +35,12 @@ beforeAll(async () => {
   rows.instances = await post('instances', { name: 'Search Instance', shortName: 'searchinst', clusters: [rows.clusters.uid] });
   rows.groups = await post('groups', { name: 'Search Group', members: [t.admin.user.uid] });
   rows.environments = await post('environments', { name: 'search-env', shortName: 'searchenv', instance: rows.instances.uid, owners: rows.groups.uid });
+  rows.applications = await post('applications', { applicationId: 'io.search.app', name: 'Search App', shortName: 'search_app', applicationType: 'Custom', owners: rows.groups.uid });
+  for (const c of ['confidentialities', 'integrities', 'support_tiers']) rows[c] = await post(c, { name: `Search ${c}`, level: 5 });
+  rows.connect_plugins = await post('connect_plugins', { pluginClass: 'com.example.SearchConnector', pluginType: 'SOURCE' });
+  const upload = await call(app, 'POST', '/schemas/upload', { token: t.admin.token, body: { schema: '{"type":"record","name":"Searched","namespace":"io.search","fields":[]}', version: 'v1' } });
+  rows.schemas = (await call(app, 'GET', `/schemas/${upload.body.schemaUid}`, { token: t.admin.token })).body;
+  rows.schema_versions = (await call(app, 'GET', `/schema_versions/${upload.body.id}`, { token: t.admin.token })).body;
   rows.users = (await call(app, 'GET', `/users/${t.admin.user.uid}`, { token: t.admin.token })).body;
   rows.tenants = (await call(app, 'GET', '/tenant', { token: t.admin.token })).body;
 });
@@ -67,7 +77,7 @@ describe('search shapes', () => {
 
     const query = (value: (p: string) => string) => params.map((p) => `${p}=${encodeURIComponent(value(p))}`).join('&');
     const hit = await call(app, 'GET', `/${collection}/search/${method}?${query((p) => matching(collection, p))}`, { token: t.admin.token });
-    const miss = await call(app, 'GET', `/${collection}/search/${method}?${query((p) => (p === 'instance' ? '0'.repeat(32) : 'no-such-value'))}`, { token: t.admin.token });
+    const miss = await call(app, 'GET', `/${collection}/search/${method}?${query((p) => (REFERENCES.has(p) ? '0'.repeat(32) : 'no-such-value'))}`, { token: t.admin.token });
     if (SINGLE.has(key)) {
       expect(hit.status).toBe(200);
       expect(hit.body.uid).toBe(rows[collection].uid);
@@ -78,7 +88,7 @@ describe('search shapes', () => {
       expect(hit.body._embedded[collection].map((r: any) => r.uid)).toContain(rows[collection].uid);
       expect(hit.body.page).toMatchObject({ number: 0, size: 20 });
       // An unknown reference in a query answers 404 (CONTRACT §4.1); any other miss is an empty page.
-      if (params.includes('instance')) expect(miss.status).toBe(404);
+      if (params.some((p) => REFERENCES.has(p))) expect(miss.status).toBe(404);
       else expect([miss.status, miss.body._embedded[collection], miss.body.page.totalElements]).toEqual([200, [], 0]);
     }
   });

@@ -20,6 +20,7 @@ const A_NAMES: Record<string, string> = {};
 const REL_TARGET: Record<string, string> = {
   members: 'users', managers: 'users', resourceManagers: 'users', clusters: 'clusters', instance: 'instances',
   owners: 'groups', viewers: 'groups',
+  supportTier: 'support_tiers', schema: 'schemas',
 };
 
 let app: TestApp;
@@ -49,6 +50,19 @@ beforeAll(async () => {
   A_NAMES.groups = 'A Only Group';
   A.environments = await post('/environments', { name: 'a-only-env', shortName: 'aonlyenv', instance: A.instances, owners: A.groups, viewers: [A.groups] });
   A_NAMES.environments = 'a-only-env';
+  A.applications = await post('/applications', { applicationId: 'a.only.app', name: 'A Only App', shortName: 'a_only_app', applicationType: 'Custom', owners: A.groups, viewers: [A.groups] });
+  A_NAMES.applications = 'A Only App';
+  const upload = await call(app, 'POST', '/schemas/upload', { token: tok, body: { schema: '{"type":"record","name":"AOnly","namespace":"a.only","fields":[]}', version: '1', owners: A.groups } });
+  if (upload.status !== 201) throw new Error(`/schemas/upload: ${upload.status} ${upload.text}`);
+  A.schemas = upload.body.schemaUid;
+  A_NAMES.schemas = 'a.only.AOnly';
+  A.schema_versions = upload.body.id;
+  for (const [c, name] of [['confidentialities', 'A Only Confidentiality'], ['integrities', 'A Only Integrity'], ['support_tiers', 'A Only Tier']]) {
+    A[c] = await post(`/${c}`, { name, level: 7 });
+    A_NAMES[c] = name;
+  }
+  A.connect_plugins = await post('/connect_plugins', { pluginClass: 'com.example.AOnlyConnector', pluginType: 'SINK' });
+  A_NAMES.connect_plugins = 'com.example.AOnlyConnector';
   A.tenants = a.tenant.uid;
   A_NAMES.tenants = a.shortName;
 });
@@ -98,8 +112,13 @@ function queryFor(template: string): string {
     for (const p of op?.parameters ?? []) {
       if (!p.name || p.in !== 'query') continue;
       if (p.name === 'instance') q.set(p.name, A.instances);
-      else if (p.name === 'shortName') q.set(p.name, collection === 'tenants' ? a.shortName : collection === 'instances' ? 'aonly' : 'aonlyenv');
+      else if (p.name === 'shortName') q.set(p.name, ({ tenants: a.shortName, instances: 'aonly', applications: 'a_only_app' } as Record<string, string>)[collection] ?? 'aonlyenv');
+      else if (p.name === 'applicationId') q.set(p.name, 'a.only.app');
+      else if (p.name === 'owners') q.set(p.name, A.groups);
+      else if (p.name === 'schema') q.set(p.name, A.schemas);
+      else if (p.name === 'version') q.set(p.name, '1');
       else if (p.name === 'email') q.set(p.name, A_NAMES.users);
+      else if (p.name === 'pluginClass') q.set(p.name, A_NAMES.connect_plugins);
       else if (p.name === 'name') q.set(p.name, A_NAMES[collection] ?? 'x');
     }
   } else if (template === '/group') {

@@ -10,6 +10,7 @@ import { startServer, type RunningServer } from '../../server/server';
 import { hashSecret } from '../../auth/passwords';
 import { sqlGuard } from './sql-guard';
 import type { Row } from '../../models/define';
+import { seedReferenceData } from '../../models/reference-data';
 
 export interface TestApp extends RunningServer { api: string; config: Config; stop: () => Promise<void> }
 
@@ -39,6 +40,7 @@ const suffix = () => randomBytes(4).toString('hex');
 export async function createTenant(app: TestApp, prefix = 't'): Promise<TestTenant> {
   const shortName = `${prefix}-${suffix()}`.toLowerCase().slice(0, 30);
   const tenant = await app.models.Tenant.create({ name: `Tenant ${shortName}`, shortName });
+  await seedReferenceData(app.models.sequelize.getQueryInterface(), tenant.uid);
   const admin = await createUser(app, { tenant, shortName } as TestTenant, ['TENANT_ADMIN']);
   return { tenant, shortName, admin };
 }

@@ -1,0 +1,91 @@
+import { Op } from 'sequelize';
+import { applicationPolicy, mayAssignApplicationOwners } from '../auth/policies/application';
+import { applicationProblems } from '../models/application-rules';
+import type { Row } from '../models/define';
+import { associationHandlers } from './_lib/associations';
+import type { RequestContext } from './_lib/context';
+import { resourceHandlers } from './_lib/crud';
+import { BadRequestError, ForbiddenError } from './_lib/errors';
+import { link } from './_lib/hal';
+import type { Resource } from './_lib/resource';
+import { groupResource } from './groups';
+
+async function check(ctx: RequestContext, values: Record<string, any>, row?: Row) {
+  const merged = {
+    applicationType: values.applicationType ?? row?.applicationType,
+    type: 'type' in values ? values.type : row?.type,
+    applicationClass: 'applicationClass' in values ? values.applicationClass : row?.applicationClass,
+  };
+  const problems = applicationProblems(merged);
+  if (problems.length > 0) throw new BadRequestError(problems.map((p) => `${p.field}: ${p.message}`), problems);
+  const owners = values.ownersUid;
+  if (owners !== undefined && owners !== row?.ownersUid && !(await mayAssignApplicationOwners(ctx, owners))) {
+    throw new ForbiddenError('You must belong to the owners group (or be APPLICATION_ADMIN)');
+  }
+}
+
+const key = (v: unknown) => String(v).toLowerCase();
+
+export const applicationResource: Resource = {
+  collection: 'applications',
+  itemRel: 'application',
+  model: (m) => m.Application,
+  auditType: 'Application',
+  auditName: (row) => row.shortName,
+  fields: [
+    { name: 'applicationId', unique: true },
+    { name: 'name', unique: true },
+    { name: 'shortName', unique: true },
+    { name: 'description' },
+    { name: 'applicationType', immutable: true },
+    { name: 'type' },
+    { name: 'applicationClass' },
+    { name: 'applicationClassVersion' },
+    { name: 'visibility', default: () => 'Public', input: (v) => v ?? 'Public' },
+  ],
+  computed: (row) => ({ allApplicationIds: [row.applicationId] }),
+  associations: [
+    { rel: 'owners', target: () => groupResource, many: false, attribute: 'ownersUid', required: true, inline: { embedded: ['members'], links: ['self', 'members', 'edit', 'delete'] } },
+    { rel: 'viewers', target: () => groupResource, many: true, join: 'ApplicationViewer' },
+  ],
+  searches: [
+    { name: 'findByName', single: true, params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: key(a.name) }) },
+    { name: 'findByShortName', single: true, params: [{ name: 'shortName', required: true }], where: (a) => ({ shortNameKey: key(a.shortName) }) },
+    { name: 'findByApplicationId', single: true, params: [{ name: 'applicationId', required: true }], where: (a) => ({ applicationIdKey: key(a.applicationId) }) },
+    {
+      name: 'findByAttributes',
+      params: [{ name: 'name' }, { name: 'shortName' }],
+      where: (a) => ({ [Op.and]: [a.name !== undefined ? { nameKey: key(a.name) } : {}, a.shortName !== undefined ? { shortNameKey: key(a.shortName) } : {}] }),
+    },
+    { name: 'findByOwners', params: [{ name: 'owners', required: true, ref: () => groupResource }], where: (a) => ({ ownersUid: (a.owners as Row).uid }) },
+  ],
+  policy: applicationPolicy,
+  check,
+  links: (_row, ctx) => ({
+    createApplicationPrincipal: link(`${ctx.base}/application_principals`),
+    createApplicationAccess: link(`${ctx.base}/application_access`),
+  }),
+};
+
+const h = resourceHandlers(applicationResource);
+export const listApplications = h.list;
+export const createApplication = h.create;
+export const getApplication = h.get;
+export const replaceApplication = h.replace;
+export const patchApplication = h.patch;
+export const deleteApplication = h.remove;
+export const listApplicationSearches = h.searchIndex;
+export const findApplicationByName = h.search('findByName');
+export const findApplicationByShortName = h.search('findByShortName');
+export const findApplicationByApplicationId = h.search('findByApplicationId');
+export const findApplicationsByAttributes = h.search('findByAttributes');
+export const findApplicationsByOwners = h.search('findByOwners');
+
+const a = associationHandlers(applicationResource);
+export const getApplicationAssociation = a.get;
+export const replaceApplicationAssociation = a.put;
+export const addApplicationAssociationTargets = a.post;
+export const patchApplicationAssociation = a.patch;
+export const deleteApplicationAssociation = a.remove;
+export const getApplicationAssociationMember = a.getMember;
+export const deleteApplicationAssociationMember = a.removeMember;
