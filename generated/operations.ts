@@ -650,6 +650,171 @@ export const operations = {
     "path": "/schemas/{id}/{rel}",
     "tag": "Schemas"
   },
+  "listStreamConfigs": {
+    "method": "get",
+    "path": "/stream_configs",
+    "tag": "Stream configs"
+  },
+  "createStreamConfig": {
+    "method": "post",
+    "path": "/stream_configs",
+    "tag": "Stream configs"
+  },
+  "listStreamConfigSearches": {
+    "method": "get",
+    "path": "/stream_configs/search",
+    "tag": "Stream configs"
+  },
+  "findStreamConfigsByStream": {
+    "method": "get",
+    "path": "/stream_configs/search/findByStream",
+    "tag": "Stream configs"
+  },
+  "findStreamConfigsByEnvironment": {
+    "method": "get",
+    "path": "/stream_configs/search/findByEnvironment",
+    "tag": "Stream configs"
+  },
+  "findStreamConfigsByStreamAndEnvironment": {
+    "method": "get",
+    "path": "/stream_configs/search/findByStreamAndEnvironment",
+    "tag": "Stream configs"
+  },
+  "getStreamConfig": {
+    "method": "get",
+    "path": "/stream_configs/{id}",
+    "tag": "Stream configs"
+  },
+  "replaceStreamConfig": {
+    "method": "put",
+    "path": "/stream_configs/{id}",
+    "tag": "Stream configs"
+  },
+  "patchStreamConfig": {
+    "method": "patch",
+    "path": "/stream_configs/{id}",
+    "tag": "Stream configs"
+  },
+  "deleteStreamConfig": {
+    "method": "delete",
+    "path": "/stream_configs/{id}",
+    "tag": "Stream configs"
+  },
+  "getStreamConfigPermissions": {
+    "method": "get",
+    "path": "/stream_configs/{id}/permissions",
+    "tag": "Stream configs"
+  },
+  "addStreamConfigPermissions": {
+    "method": "post",
+    "path": "/stream_configs/{id}/permissions",
+    "tag": "Stream configs"
+  },
+  "deleteStreamConfigPermissions": {
+    "method": "delete",
+    "path": "/stream_configs/{id}/permissions",
+    "tag": "Stream configs"
+  },
+  "getStreamConfigAssociation": {
+    "method": "get",
+    "path": "/stream_configs/{id}/{rel}",
+    "tag": "Stream configs"
+  },
+  "replaceStreamConfigAssociation": {
+    "method": "put",
+    "path": "/stream_configs/{id}/{rel}",
+    "tag": "Stream configs"
+  },
+  "patchStreamConfigAssociation": {
+    "method": "patch",
+    "path": "/stream_configs/{id}/{rel}",
+    "tag": "Stream configs"
+  },
+  "deleteStreamConfigAssociation": {
+    "method": "delete",
+    "path": "/stream_configs/{id}/{rel}",
+    "tag": "Stream configs"
+  },
+  "listStreams": {
+    "method": "get",
+    "path": "/streams",
+    "tag": "Streams"
+  },
+  "createStream": {
+    "method": "post",
+    "path": "/streams",
+    "tag": "Streams"
+  },
+  "listStreamSearches": {
+    "method": "get",
+    "path": "/streams/search",
+    "tag": "Streams"
+  },
+  "findStreamsByName": {
+    "method": "get",
+    "path": "/streams/search/findByName",
+    "tag": "Streams"
+  },
+  "findStreamsByOwners": {
+    "method": "get",
+    "path": "/streams/search/findByOwners",
+    "tag": "Streams"
+  },
+  "getStream": {
+    "method": "get",
+    "path": "/streams/{id}",
+    "tag": "Streams"
+  },
+  "replaceStream": {
+    "method": "put",
+    "path": "/streams/{id}",
+    "tag": "Streams"
+  },
+  "patchStream": {
+    "method": "patch",
+    "path": "/streams/{id}",
+    "tag": "Streams"
+  },
+  "deleteStream": {
+    "method": "delete",
+    "path": "/streams/{id}",
+    "tag": "Streams"
+  },
+  "getStreamAssociation": {
+    "method": "get",
+    "path": "/streams/{id}/{rel}",
+    "tag": "Streams"
+  },
+  "replaceStreamAssociation": {
+    "method": "put",
+    "path": "/streams/{id}/{rel}",
+    "tag": "Streams"
+  },
+  "addStreamAssociationTargets": {
+    "method": "post",
+    "path": "/streams/{id}/{rel}",
+    "tag": "Streams"
+  },
+  "patchStreamAssociation": {
+    "method": "patch",
+    "path": "/streams/{id}/{rel}",
+    "tag": "Streams"
+  },
+  "deleteStreamAssociation": {
+    "method": "delete",
+    "path": "/streams/{id}/{rel}",
+    "tag": "Streams"
+  },
+  "getStreamAssociationMember": {
+    "method": "get",
+    "path": "/streams/{id}/{rel}/{propertyId}",
+    "tag": "Streams"
+  },
+  "deleteStreamAssociationMember": {
+    "method": "delete",
+    "path": "/streams/{id}/{rel}/{propertyId}",
+    "tag": "Streams"
+  },
   "listSupportTiers": {
     "method": "get",
     "path": "/support_tiers",

@@ -1649,7 +1649,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a schema version
-         * @description Deletes one version (the schema stays). The schema's owners, SCHEMA_ADMIN, TENANT_ADMIN. Audited as SCHEMA_VERSION_DELETED (Schema).
+         * @description Deletes one version (the schema stays). The schema's owners, SCHEMA_ADMIN, TENANT_ADMIN. Blocked (422, naming the topics) while a stream config pins it. Audited as SCHEMA_VERSION_DELETED (Schema).
          */
         delete: operations["deleteSchemaVersion"];
         options?: never;
@@ -1823,7 +1823,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a schema
-         * @description Deletes the schema and all its versions. Owners, SCHEMA_ADMIN, TENANT_ADMIN. Audited as DELETED.
+         * @description Deletes the schema and all its versions. Owners, SCHEMA_ADMIN, TENANT_ADMIN. Blocked (422) while a stream config pins one of its versions or a stream uses it. Audited as DELETED.
          */
         delete: operations["deleteSchema"];
         options?: never;
@@ -1880,6 +1880,461 @@ export interface paths {
          * @description Appends targets to a to-many association, or sets a to-one association (exactly one URI). Audited as UPDATED.
          */
         patch: operations["patchSchemaAssociation"];
+        trace?: never;
+    };
+    "/stream_configs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List stream configs
+         * @description The stream configs whose stream and environment the caller can both see, paged and sortable.
+         */
+        get: operations["listStreamConfigs"];
+        put?: never;
+        /**
+         * Deploy a stream to an environment
+         * @description Creates the stream config of `stream` in `environment` (the pair is unique: 409). Only the stream's editors
+         *     (its owners, STREAM_ADMIN, TENANT_ADMIN) may (403); the collection's `create` link is offered to anyone who could
+         *     own a stream (a member of any group, STREAM_AUTHOR/ADMIN). The environment must be usable: Public, or Private
+         *     with the caller among its owners or viewers (ENVIRONMENT_ADMIN and TENANT_ADMIN too); an environment the caller
+         *     cannot see is an unknown reference (400), like every invisible reference. `partitions` and `retentionTime`
+         *     default to the environment's. `keySchemaVersion`/`valueSchemaVersion` may be set only when the stream's
+         *     key/value type is AVRO, PROTOBUF or JSON_SCHEMA, and must be a version of the stream's key/value schema (400).
+         *     `topicName` is the instance's `topicNamePattern` with the lowercase tenant, instance and environment short
+         *     names and the stream name; longer than 249 characters or with characters other than `A-Za-z0-9._-` it is 422.
+         *     Audited as TOPIC_CONFIGURED (Topic, under the stream's name; `details` name the environment and the values).
+         */
+        post: operations["createStreamConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stream_configs/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream config search methods
+         * @description Links to the search methods of stream configs.
+         */
+        get: operations["listStreamConfigSearches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stream_configs/search/findByStream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the configs of a stream
+         * @description Visible stream configs of `stream` (the streams `streamConfigs` link), as a page.
+         */
+        get: operations["findStreamConfigsByStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stream_configs/search/findByEnvironment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the stream configs in an environment
+         * @description Visible stream configs in `environment`, as a page.
+         */
+        get: operations["findStreamConfigsByEnvironment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stream_configs/search/findByStreamAndEnvironment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the config of a stream in an environment
+         * @description The stream config of `stream` in `environment`, as a page (at most one item; an empty page when the stream is not deployed there).
+         */
+        get: operations["findStreamConfigsByStreamAndEnvironment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stream_configs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a stream config
+         * @description One stream config, with `ETag` and `Last-Modified`; `_embedded` carries the stream, the environment and the pinned versions. Links `asyncapi` (the AsyncAPI document, a later release) and `permissions{?type}` (browse permissions).
+         */
+        get: operations["getStreamConfig"];
+        /**
+         * Replace a stream config
+         * @description Replaces all writable fields: absent `retentionTime` is the environment's again, absent `properties` empty,
+         *     absent versions unpinned. `stream`, `environment` and `partitions` cannot change (422). Replacing a pinned
+         *     version needs the new one to read the old one's data (backward compatible): otherwise 422
+         *     `Schema version <new> is not backward compatible with <old>; retry with force=true`, with one `errors[]` entry
+         *     per reason; `force: true` skips the check. The stream's editors only. Audited as TOPIC_CONFIGURED (Topic).
+         */
+        put: operations["replaceStreamConfig"];
+        post?: never;
+        /**
+         * Undeploy a stream from an environment
+         * @description Deletes the stream config and its browse permissions. The stream's editors only. (Open access grants on the stream in that environment will block it once grants exist.) Audited as TOPIC_UNCONFIGURED (Topic).
+         */
+        delete: operations["deleteStreamConfig"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a stream config
+         * @description Changes the given fields only; `properties` merge key by key (`null` removes a key, `{}` clears them).
+         *     `stream`, `environment` and `partitions` may be sent with their current values only (422 otherwise), as the
+         *     Terraform provider does. A replaced pinned version must be backward compatible with the old one unless
+         *     `force: true` (422 as for PUT). The stream's editors only. Audited as TOPIC_CONFIGURED (Topic).
+         */
+        patch: operations["patchStreamConfig"];
+        trace?: never;
+    };
+    "/stream_configs/{id}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read the browse permissions of a stream config
+         * @description The users and groups allowed to browse the topic, as a plain array (users first). Anyone who sees the config may read them. `type` must be `browse` (any case; else 400).
+         */
+        get: operations["getStreamConfigPermissions"];
+        put?: never;
+        /**
+         * Grant browse permission
+         * @description Grants browse permission to `users` and `groups` (references; unknown → 400) and answers the new array. The
+         *     stream's editors only (403). 422 when the environment's instance does not enable `granularBrowsePermission`,
+         *     in a Private environment or a Public one with `authorizationIssuer` Auto (everyone may browse there already),
+         *     and for the caller itself or a group it belongs to (one `errors[]` entry each). Granting twice is harmless.
+         *     Audited as BROWSE_PERMISSION_GRANTED (Topic, under the stream's name).
+         */
+        post: operations["addStreamConfigPermissions"];
+        /**
+         * Revoke browse permission
+         * @description Revokes browse permission from the `users` and `groups` of the body (the Terraform provider sends a body with DELETE), with `type=browse` in the query or the body; the same rules and errors as the grant. Audited as BROWSE_PERMISSION_REVOKED (Topic).
+         */
+        delete: operations["deleteStreamConfigPermissions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stream_configs/{id}/{rel}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
+                 * @example keySchemaVersion
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an association of a stream config
+         * @description The linked item (404 when unset). For `keySchemaVersion` and `valueSchemaVersion`, `Accept: application/json`
+         *     without a HAL type answers the plain schema-version form of `GET /schema_versions/{id}` (the Terraform provider
+         *     reads the pinned versions so); any other Accept the HAL item. With `Accept: text/uri-list` the target URI.
+         */
+        get: operations["getStreamConfigAssociation"];
+        /**
+         * Replace an association of a stream config
+         * @description Replaces the targets (a to-one association takes exactly one URI). `stream` and `environment` accept only the current target (else 422). A new pinned version follows the rules of PATCH (400 when not a version of the stream's schema, 422 when not backward compatible — there is no `force` here; use PATCH with `force: true`). Audited as TOPIC_CONFIGURED (Topic).
+         */
+        put: operations["replaceStreamConfigAssociation"];
+        post?: never;
+        /**
+         * Clear an association of a stream config
+         * @description Unpins `keySchemaVersion` or `valueSchemaVersion` (204); `stream` and `environment` are required (422). Audited as TOPIC_CONFIGURED (Topic).
+         */
+        delete: operations["deleteStreamConfigAssociation"];
+        options?: never;
+        head?: never;
+        /**
+         * Add to or set an association of a stream config
+         * @description Sets a to-one association (exactly one URI), as PUT does. Audited as TOPIC_CONFIGURED (Topic).
+         */
+        patch: operations["patchStreamConfigAssociation"];
+        trace?: never;
+    };
+    "/streams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List streams
+         * @description The streams visible to the caller (Public ones, and Private ones it owns or views; all for STREAM_ADMIN and TENANT_ADMIN), paged and sortable.
+         */
+        get: operations["listStreams"];
+        put?: never;
+        /**
+         * Create a stream
+         * @description Creates a stream (STREAM_AUTHOR, STREAM_ADMIN). Unless STREAM_ADMIN or TENANT_ADMIN, the caller must belong to
+         *     the `owners` group (403). `keySchema`/`valueSchema` are required exactly when `keyType`/`valueType` is AVRO,
+         *     PROTOBUF or JSON_SCHEMA, and must then be a schema of that type (400 naming the field); other types take none.
+         *     `confidentiality` and `integrity` are required when the tenant sets `dataClassificationEnabled`. Enums are
+         *     matched ignoring case, spaces, `_` and `-`; `delete,compact` is stored as `compact,delete`. Audited as CREATED
+         *     (Topic).
+         */
+        post: operations["createStream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/streams/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream search methods
+         * @description Links to the search methods of streams.
+         */
+        get: operations["listStreamSearches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/streams/search/findByName": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find streams by name
+         * @description Visible streams whose name equals `name` (case-insensitive), as a page (the Terraform provider reads `_embedded.streams[0]`).
+         */
+        get: operations["findStreamsByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/streams/search/findByOwners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the streams of an owners group
+         * @description Visible streams owned by `owners` (a group reference; unknown → 404), as a page.
+         */
+        get: operations["findStreamsByOwners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/streams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a stream
+         * @description One stream, with `ETag` and `Last-Modified`.
+         */
+        get: operations["getStream"];
+        /**
+         * Replace a stream
+         * @description Replaces all writable fields (absent optional fields take their defaults); a key or value type or schema change while a stream config pins a version answers 422. Owners, STREAM_ADMIN, TENANT_ADMIN (only the managers and resource managers of the owners group when the tenant sets `onlyResourceManagerCanUpdateAndDeploy`). Audited as UPDATED.
+         */
+        put: operations["replaceStream"];
+        post?: never;
+        /**
+         * Delete a stream
+         * @description Deletes a stream. Owners, STREAM_ADMIN, TENANT_ADMIN. Blocked (422) while it has stream configs. Audited as DELETED.
+         */
+        delete: operations["deleteStream"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a stream
+         * @description Changes the given fields only (maps merge key by key); a key or value type or schema change while a stream config pins a version answers 422. Owners, STREAM_ADMIN, TENANT_ADMIN (only the managers and resource managers of the owners group when the tenant sets `onlyResourceManagerCanUpdateAndDeploy`). Audited as UPDATED.
+         */
+        patch: operations["patchStream"];
+        trace?: never;
+    };
+    "/streams/{id}/{rel}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
+                 * @example viewers
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an association of a stream
+         * @description The linked resources: a to-one association answers the target item (404 when unset), a to-many one `{_embedded:{<collection>:[…]}, _links:{self}}`. With `Accept: text/uri-list` the target URIs, one per line.
+         */
+        get: operations["getStreamAssociation"];
+        /**
+         * Replace an association of a stream
+         * @description Replaces the targets (a to-one association takes exactly one URI). Immutable associations accept only the current target (else 422). Audited as UPDATED.
+         */
+        put: operations["replaceStreamAssociation"];
+        /**
+         * Add targets to an association of a stream
+         * @description Appends targets to a to-many association (405 on a to-one association). Audited as UPDATED.
+         */
+        post: operations["addStreamAssociationTargets"];
+        /**
+         * Clear an association of a stream
+         * @description Unsets an optional to-one association (204); a required one answers 422 and a to-many one 405 (unlink members one by one at `/{rel}/{propertyId}`).
+         */
+        delete: operations["deleteStreamAssociation"];
+        options?: never;
+        head?: never;
+        /**
+         * Add to or set an association of a stream
+         * @description Appends targets to a to-many association, or sets a to-one association (exactly one URI). Audited as UPDATED.
+         */
+        patch: operations["patchStreamAssociation"];
+        trace?: never;
+    };
+    "/streams/{id}/{rel}/{propertyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
+                 * @example viewers
+                 */
+                rel: string;
+                /**
+                 * @description The uid of one linked resource.
+                 * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
+                 */
+                propertyId: components["parameters"]["propertyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one linked resource of a stream
+         * @description The linked resource with uid `propertyId`; 404 when it is not linked.
+         */
+        get: operations["getStreamAssociationMember"];
+        put?: never;
+        post?: never;
+        /**
+         * Unlink one resource from a stream
+         * @description Removes the resource with uid `propertyId` from the association. Audited as UPDATED.
+         */
+        delete: operations["deleteStreamAssociationMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/support_tiers": {
@@ -2696,8 +3151,9 @@ export interface components {
          *     }
          */
         AssociationTargets: {
+            /** @description The to-many targets under their collection name; a linked item's own `_embedded` holds its to-one summaries as objects. */
             _embedded?: {
-                [key: string]: Record<string, never>[];
+                [key: string]: Record<string, never>[] | Record<string, never>;
             };
             _links: components["schemas"]["Links"];
         };
@@ -3716,6 +4172,311 @@ export interface components {
         SchemaVersionCollection: {
             _embedded: {
                 schema_versions: components["schemas"]["SchemaVersion"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["Page"];
+        };
+        /** @description Writable fields of a stream config (a stream deployed to one environment). */
+        StreamConfigFields: {
+            stream?: components["schemas"]["Reference"];
+            environment?: components["schemas"]["Reference"];
+            /**
+             * @description Immutable; absent on create = the environment's `partitions`.
+             * @example 3
+             */
+            partitions?: number | null;
+            /**
+             * @description Milliseconds; absent (create, PUT) or `null` = the environment's `retentionTime`.
+             * @example 604800000
+             */
+            retentionTime?: number | null;
+            /**
+             * @description Kafka topic properties; only `segment.ms`, `retention.bytes` (integer ≥ -1), `min.compaction.lag.ms`,
+             *     `max.compaction.lag.ms`, `message.timestamp.difference.max.ms` (integers ≥ 0, as strings) and
+             *     `message.timestamp.type` (`CreateTime` or `LogAppendTime`). Anything else is 400 naming `properties.<key>`.
+             * @example {
+             *       "segment.ms": "600000",
+             *       "retention.bytes": "-1"
+             *     }
+             */
+            properties?: components["schemas"]["StringMap"];
+            keySchemaVersion?: components["schemas"]["Reference"];
+            valueSchemaVersion?: components["schemas"]["Reference"];
+            /**
+             * @description Write-only, never stored: replace a pinned version even when the new one is not backward compatible.
+             * @example false
+             */
+            force?: boolean | null;
+        };
+        /**
+         * @description A stream config to create (POST) or the full replacement (PUT); absent optional fields take their defaults.
+         * @example {
+         *       "stream": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
+         *       "environment": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *       "partitions": 3,
+         *       "retentionTime": 604800000,
+         *       "properties": {
+         *         "segment.ms": "600000"
+         *       }
+         *     }
+         */
+        StreamConfigCreate: components["schemas"]["StreamConfigFields"] & unknown;
+        /**
+         * @example {
+         *       "uid": "9a8b7c6d5e4f40318293a4b5c6d7e8f9",
+         *       "partitions": 3,
+         *       "retentionTime": 604800000,
+         *       "properties": {
+         *         "segment.ms": "600000"
+         *       },
+         *       "topicName": "demo-prod-acc-payments",
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "admin@demo.local",
+         *       "modified_by": "admin@demo.local",
+         *       "_embedded": {
+         *         "stream": {
+         *           "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
+         *           "name": "payments",
+         *           "_links": {
+         *             "self": {
+         *               "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
+         *             }
+         *           }
+         *         },
+         *         "environment": {
+         *           "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *           "shortName": "acc",
+         *           "_links": {
+         *             "self": {
+         *               "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
+         *             }
+         *           }
+         *         }
+         *       },
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/stream_configs/9a8b7c6d5e4f40318293a4b5c6d7e8f9"
+         *         },
+         *         "streamConfig": {
+         *           "href": "https://portal.example.com/api/stream_configs/9a8b7c6d5e4f40318293a4b5c6d7e8f9"
+         *         },
+         *         "stream": {
+         *           "href": "https://portal.example.com/api/stream_configs/9a8b7c6d5e4f40318293a4b5c6d7e8f9/stream"
+         *         },
+         *         "environment": {
+         *           "href": "https://portal.example.com/api/stream_configs/9a8b7c6d5e4f40318293a4b5c6d7e8f9/environment"
+         *         },
+         *         "keySchemaVersion": {
+         *           "href": "https://portal.example.com/api/stream_configs/9a8b7c6d5e4f40318293a4b5c6d7e8f9/keySchemaVersion"
+         *         },
+         *         "valueSchemaVersion": {
+         *           "href": "https://portal.example.com/api/stream_configs/9a8b7c6d5e4f40318293a4b5c6d7e8f9/valueSchemaVersion"
+         *         },
+         *         "asyncapi": {
+         *           "href": "https://portal.example.com/api/stream_configs/9a8b7c6d5e4f40318293a4b5c6d7e8f9/asyncapi"
+         *         },
+         *         "permissions": {
+         *           "href": "https://portal.example.com/api/stream_configs/9a8b7c6d5e4f40318293a4b5c6d7e8f9/permissions{?type}",
+         *           "templated": true
+         *         }
+         *       }
+         *     }
+         */
+        StreamConfig: components["schemas"]["Common"] & {
+            partitions: number;
+            retentionTime: number;
+            properties: {
+                [key: string]: string;
+            };
+            /** @description The instance's `topicNamePattern` with the lowercase tenant, instance and environment short names and the stream name, fixed at creation. */
+            topicName: string;
+            _embedded?: {
+                stream?: Record<string, never>;
+                environment?: Record<string, never>;
+                keySchemaVersion?: Record<string, never>;
+                valueSchemaVersion?: Record<string, never>;
+            };
+        };
+        StreamConfigCollection: {
+            _embedded: {
+                stream_configs: components["schemas"]["StreamConfig"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["Page"];
+        };
+        /**
+         * @description One holder of browse permission: a user (`type: USER`) or a group (`type: GROUP`).
+         * @example {
+         *       "uid": "7a1b2c3d4e5f40718293a4b5c6d7e8f9",
+         *       "type": "USER",
+         *       "firstName": "Ada",
+         *       "middleName": null,
+         *       "lastName": "Lovelace",
+         *       "emailAddress": {
+         *         "email": "ada@demo.local"
+         *       }
+         *     }
+         */
+        BrowsePermission: {
+            uid: string;
+            /** @enum {string} */
+            type: "USER" | "GROUP";
+            firstName?: string;
+            middleName?: string | null;
+            lastName?: string;
+            name?: string;
+            emailAddress: {
+                email?: string;
+            } | null;
+        };
+        /**
+         * @example [
+         *       {
+         *         "uid": "7a1b2c3d4e5f40718293a4b5c6d7e8f9",
+         *         "type": "USER",
+         *         "firstName": "Ada",
+         *         "middleName": null,
+         *         "lastName": "Lovelace",
+         *         "emailAddress": {
+         *           "email": "ada@demo.local"
+         *         }
+         *       },
+         *       {
+         *         "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *         "type": "GROUP",
+         *         "name": "Payments Team",
+         *         "emailAddress": null
+         *       }
+         *     ]
+         */
+        BrowsePermissionList: components["schemas"]["BrowsePermission"][];
+        /**
+         * @description Users and groups to grant browse permission to (POST) or revoke it from (DELETE).
+         * @example {
+         *       "type": "browse",
+         *       "users": [
+         *         "7a1b2c3d4e5f40718293a4b5c6d7e8f9"
+         *       ],
+         *       "groups": []
+         *     }
+         */
+        BrowsePermissionChange: {
+            /**
+             * @description Only `browse` (any case); anything else is 400.
+             * @example browse
+             */
+            type: string;
+            users?: components["schemas"]["ReferenceList"];
+            groups?: components["schemas"]["ReferenceList"];
+        };
+        /** @description Writable fields of a stream (a Kafka topic, deployed per environment as a stream config). */
+        StreamFields: {
+            /**
+             * @description Unique per tenant (case-insensitive).
+             * @example payments
+             */
+            name?: string;
+            /**
+             * @description May be empty: `""` is kept as sent.
+             * @example Payments as they are booked
+             */
+            description?: string | null;
+            /**
+             * @example String
+             * @enum {string}
+             */
+            keyType?: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
+            /**
+             * @example AVRO
+             * @enum {string}
+             */
+            valueType?: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
+            keySchema?: components["schemas"]["Reference"];
+            valueSchema?: components["schemas"]["Reference"];
+            /**
+             * @description `delete,compact` is stored as `compact,delete`.
+             * @example delete
+             * @enum {string}
+             */
+            retentionPolicy?: "compact" | "delete" | "compact,delete" | "delete,compact";
+            /**
+             * @example Public
+             * @enum {string}
+             */
+            visibility?: "Public" | "Private";
+            owners?: components["schemas"]["Reference"];
+            viewers?: components["schemas"]["ReferenceList"];
+            confidentiality?: components["schemas"]["Reference"];
+            integrity?: components["schemas"]["Reference"];
+            properties?: components["schemas"]["StringMap"];
+        };
+        /**
+         * @description A stream to create (POST) or the full replacement (PUT); absent optional fields take their defaults.
+         * @example {
+         *       "name": "payments",
+         *       "description": "Payments as they are booked",
+         *       "keyType": "String",
+         *       "valueType": "AVRO",
+         *       "valueSchema": "https://portal.example.com/api/schemas/1a2b3c4d5e6f40718293a4b5c6d7e8f9",
+         *       "owners": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *       "retentionPolicy": "delete"
+         *     }
+         */
+        StreamCreate: components["schemas"]["StreamFields"] & unknown;
+        /**
+         * @example {
+         *       "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
+         *       "name": "payments",
+         *       "description": "Payments as they are booked",
+         *       "keyType": "String",
+         *       "valueType": "AVRO",
+         *       "retentionPolicy": "delete",
+         *       "visibility": "Public",
+         *       "properties": {},
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "admin@demo.local",
+         *       "modified_by": "admin@demo.local",
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
+         *         },
+         *         "stream": {
+         *           "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
+         *         },
+         *         "streamConfigs": {
+         *           "href": "https://portal.example.com/api/stream_configs/search/findByStream?stream=6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
+         *         }
+         *       }
+         *     }
+         */
+        Stream: components["schemas"]["Common"] & {
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            keyType: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
+            /** @enum {string} */
+            valueType: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
+            /** @enum {string} */
+            retentionPolicy: "compact" | "delete" | "compact,delete";
+            /** @enum {string} */
+            visibility: "Public" | "Private";
+            properties: {
+                [key: string]: string;
+            };
+            _embedded?: {
+                keySchema?: Record<string, never>;
+                valueSchema?: Record<string, never>;
+                owners?: Record<string, never>;
+                viewers?: Record<string, never>[];
+                confidentiality?: Record<string, never>;
+                integrity?: Record<string, never>;
+            };
+        };
+        StreamCollection: {
+            _embedded: {
+                streams: components["schemas"]["Stream"][];
             };
             _links: components["schemas"]["Links"];
             page: components["schemas"]["Page"];
@@ -9527,6 +10288,1358 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    listStreamConfigs: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of stream configs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamConfigCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createStreamConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreamConfigCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` is the new stream config's URI. */
+            201: {
+                headers: {
+                    /** @description URI of the new stream config */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamConfig"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    listStreamConfigSearches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["SearchIndex"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    findStreamConfigsByStream: {
+        parameters: {
+            query: {
+                /**
+                 * @description A stream reference (URI or uid; unknown or invisible → 404).
+                 * @example 6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c
+                 */
+                stream: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching stream configs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamConfigCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    findStreamConfigsByEnvironment: {
+        parameters: {
+            query: {
+                /**
+                 * @description An environment reference (URI or uid; unknown or invisible → 404).
+                 * @example 2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e
+                 */
+                environment: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching stream configs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamConfigCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    findStreamConfigsByStreamAndEnvironment: {
+        parameters: {
+            query: {
+                /**
+                 * @description A stream reference (URI or uid; unknown or invisible → 404).
+                 * @example 6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c
+                 */
+                stream: string;
+                /**
+                 * @description An environment reference (URI or uid; unknown or invisible → 404).
+                 * @example 2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e
+                 */
+                environment: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching stream configs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamConfigCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getStreamConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the item's ETag equals this value.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream config. */
+            200: {
+                headers: {
+                    /** @description Version of the stream config */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamConfig"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replaceStreamConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreamConfigCreate"];
+            };
+        };
+        responses: {
+            /** @description The updated stream config. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamConfig"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    deleteStreamConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    patchStreamConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "retentionTime": 86400000,
+                 *       "properties": {
+                 *         "segment.ms": null,
+                 *         "message.timestamp.type": "LogAppendTime"
+                 *       },
+                 *       "force": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["StreamConfigFields"];
+                "application/merge-patch+json": components["schemas"]["StreamConfigFields"];
+            };
+        };
+        responses: {
+            /** @description The updated stream config. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamConfig"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    getStreamConfigPermissions: {
+        parameters: {
+            query: {
+                /** @example browse */
+                type: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The holders of browse permission. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowsePermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    addStreamConfigPermissions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BrowsePermissionChange"];
+            };
+        };
+        responses: {
+            /** @description The holders of browse permission after the grant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrowsePermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    deleteStreamConfigPermissions: {
+        parameters: {
+            query?: {
+                /** @example browse */
+                type?: string;
+            };
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BrowsePermissionChange"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    getStreamConfigAssociation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
+                 * @example keySchemaVersion
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["SchemaVersion"] | components["schemas"]["Stream"] | components["schemas"]["Environment"];
+                    "application/json": components["schemas"]["SchemaVersionPlain"];
+                    /** @example https://portal.example.com/api/schema_versions/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                    "text/uri-list": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replaceStreamConfigAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
+                 * @example keySchemaVersion
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociationBody"];
+                /**
+                 * @example {
+                 *       "links": [
+                 *         {
+                 *           "href": "https://portal.example.com/api/schema_versions/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-spring-data-compact+json": components["schemas"]["AssociationBody"];
+                /** @example https://portal.example.com/api/schema_versions/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                "text/uri-list": components["schemas"]["AssociationBody"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    deleteStreamConfigAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
+                 * @example keySchemaVersion
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    patchStreamConfigAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
+                 * @example keySchemaVersion
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociationBody"];
+                /**
+                 * @example {
+                 *       "links": [
+                 *         {
+                 *           "href": "https://portal.example.com/api/schema_versions/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-spring-data-compact+json": components["schemas"]["AssociationBody"];
+                /** @example https://portal.example.com/api/schema_versions/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                "text/uri-list": components["schemas"]["AssociationBody"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    listStreams: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of streams. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreamCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; `Location` is the new stream's URI. */
+            201: {
+                headers: {
+                    /** @description URI of the new stream */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Stream"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listStreamSearches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["SearchIndex"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    findStreamsByName: {
+        parameters: {
+            query: {
+                /** @example payments */
+                name: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching streams. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    findStreamsByOwners: {
+        parameters: {
+            query: {
+                /** @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                owners: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching streams. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the item's ETag equals this value.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream. */
+            200: {
+                headers: {
+                    /** @description Version of the stream */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Stream"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replaceStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreamCreate"];
+            };
+        };
+        responses: {
+            /** @description The updated stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Stream"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    deleteStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    patchStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Payments as they are booked",
+                 *       "retentionPolicy": "compact"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StreamFields"];
+                "application/merge-patch+json": components["schemas"]["StreamFields"];
+            };
+        };
+        responses: {
+            /** @description The updated stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Stream"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    getStreamAssociation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
+                 * @example viewers
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked resources. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["AssociationTargets"];
+                    /** @example https://portal.example.com/api/streams/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                    "text/uri-list": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replaceStreamAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
+                 * @example viewers
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociationBody"];
+                /**
+                 * @example {
+                 *       "links": [
+                 *         {
+                 *           "href": "https://portal.example.com/api/streams/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-spring-data-compact+json": components["schemas"]["AssociationBody"];
+                /** @example https://portal.example.com/api/streams/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                "text/uri-list": components["schemas"]["AssociationBody"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    addStreamAssociationTargets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
+                 * @example viewers
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociationBody"];
+                /**
+                 * @example {
+                 *       "links": [
+                 *         {
+                 *           "href": "https://portal.example.com/api/streams/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-spring-data-compact+json": components["schemas"]["AssociationBody"];
+                /** @example https://portal.example.com/api/streams/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                "text/uri-list": components["schemas"]["AssociationBody"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    deleteStreamAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
+                 * @example viewers
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    patchStreamAssociation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
+                 * @example viewers
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssociationBody"];
+                /**
+                 * @example {
+                 *       "links": [
+                 *         {
+                 *           "href": "https://portal.example.com/api/streams/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/x-spring-data-compact+json": components["schemas"]["AssociationBody"];
+                /** @example https://portal.example.com/api/streams/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                "text/uri-list": components["schemas"]["AssociationBody"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    getStreamAssociationMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
+                 * @example viewers
+                 */
+                rel: string;
+                /**
+                 * @description The uid of one linked resource.
+                 * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
+                 */
+                propertyId: components["parameters"]["propertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked resource. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "https://portal.example.com/api/streams/7a1b2c3d4e5f40718293a4b5c6d7e8f9"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/hal+json": components["schemas"]["AssociationTargets"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteStreamAssociationMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
+                 * @example viewers
+                 */
+                rel: string;
+                /**
+                 * @description The uid of one linked resource.
+                 * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
+                 */
+                propertyId: components["parameters"]["propertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["Unprocessable"];
         };
     };

@@ -14,6 +14,8 @@ import { tenantResource } from './tenants';
 import { userResource } from './users';
 import { applicationResource } from './applications';
 import { schemaResource } from './schemas';
+import { streamResource } from './streams';
+import { streamConfigResource } from './stream-configs';
 import { schemaVersionResource } from './schema-versions';
 
 /** Kinds this release holds, by `/auth` type; the others are answered by unbuilt-kinds.ts. */
@@ -26,6 +28,8 @@ const RESOURCES: Partial<Record<ResourceType, () => Resource>> = {
   ENVIRONMENT: () => environmentResource,
   APPLICATION: () => applicationResource,
   SCHEMA: () => schemaResource,
+  STREAM: () => streamResource,
+  STREAM_CONFIG: () => streamConfigResource,
   SCHEMA_VERSION: () => schemaVersionResource,
 };
 
@@ -44,7 +48,10 @@ async function decide(ctx: RequestContext): Promise<{ allowed: boolean; action: 
   const uid = single(ctx.query.resourceUid);
 
   if (verb === 'CREATE') {
-    // A given parent must exist and be visible; none of the parented kinds is held yet, so any parent is unknown.
+    // A given parent must exist and be visible; kinds not held yet know no parent, so theirs is unknown.
+    const under = resource?.policy.canCreateIn;
+    const parent = under ? RESOURCES[under.parent as ResourceType]?.() : undefined;
+    if (uid !== undefined && under && parent) return { allowed: await under.allowed(ctx, await findVisible(parent, ctx, uid)), action };
     if (uid !== undefined && !resource) throw new NotFoundError(`No parent ${uid} visible for ${action}`);
     const allowed = resource ? await resource.policy.canCreate(ctx) : (createByRole[type]?.(ctx) ?? false);
     return { allowed, action };

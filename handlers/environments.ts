@@ -10,6 +10,7 @@ import { noContent, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { findVisible } from './_lib/store';
 import type { Row } from '../models/define';
+import { configsWhere } from '../models/stream-config';
 import { groupResource } from './groups';
 import { instanceResource } from './instances';
 
@@ -61,6 +62,11 @@ export const environmentResource: Resource = {
   ],
   policy: environmentPolicy,
   check,
+  // Principals, credentials, deployments and open grants join these blockers when they land.
+  blockers: async (ctx, row, transaction) => {
+    const configs = await configsWhere(ctx.models, { environmentUid: row.uid }, transaction);
+    return configs.length > 0 ? `Environment ${row.shortName} has stream config(s) ${configs.join(', ')}; delete them first` : null;
+  },
   links: (_row, _ctx, self) => ({ synchronize: link(`${self}/synchronize`) }),
 };
 

@@ -13,6 +13,9 @@ import * as instances from './instances';
 import * as environments from './environments';
 import * as applications from './applications';
 import * as schemas from './schemas';
+import * as streams from './streams';
+import * as streamConfigs from './stream-configs';
+import * as streamConfigPermissions from './stream-config-permissions';
 import * as schemaVersions from './schema-versions';
 import * as tenants from './tenants';
 import * as authorization from './authorization';
@@ -34,6 +37,9 @@ export const handlers = {
   ...handlersOf(environments),
   ...handlersOf(applications),
   ...handlersOf(schemas),
+  ...handlersOf(streams),
+  ...handlersOf(streamConfigs),
+  ...handlersOf(streamConfigPermissions),
   ...handlersOf(schemaVersions),
   ...handlersOf(tenants),
   ...handlersOf(authorization),

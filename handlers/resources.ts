@@ -2,6 +2,8 @@
 import type { Resource } from './_lib/resource';
 import { applicationResource } from './applications';
 import { schemaResource } from './schemas';
+import { streamResource } from './streams';
+import { streamConfigResource } from './stream-configs';
 import { schemaVersionResource } from './schema-versions';
 import { clusterResource } from './clusters';
 import { environmentResource } from './environments';
@@ -11,7 +13,7 @@ import { confidentialityResource, connectPluginResource, integrityResource, supp
 import { tenantResource } from './tenants';
 import { userResource } from './users';
 
-export const resources: Resource[] = [tenantResource, userResource, groupResource, clusterResource, instanceResource, environmentResource, applicationResource, schemaResource, schemaVersionResource];
+export const resources: Resource[] = [tenantResource, userResource, groupResource, clusterResource, instanceResource, environmentResource, applicationResource, schemaResource, schemaVersionResource, streamResource, streamConfigResource];
 resources.push(confidentialityResource, integrityResource, supportTierResource, connectPluginResource);
 
 export const resourceByCollection = (collection: string) => resources.find((r) => r.collection === collection);

@@ -1,18 +1,17 @@
 import { schemaVersionPolicy } from '../auth/policies/schema';
 import type { Row } from '../models/define';
-import { ownersRef } from '../models/schema';
-import { fullName } from '../models/user';
 import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from './_lib/context';
 import { resourceHandlers } from './_lib/crud';
 import { checkIfMatch, notModified, validatorHeaders } from './_lib/etag';
-import { ForbiddenError } from './_lib/errors';
-import { commonFields, timestamp } from './_lib/hal';
+import { ForbiddenError, UnprocessableError } from './_lib/errors';
 import { mutate } from './_lib/mutation';
-import { accepts, HAL, JSON_TYPE, noContent, plain, type Handler } from './_lib/reply';
+import { noContent, plain, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { findVisible } from './_lib/store';
+import { plainVersion, wantsPlain } from './dto/schema-version';
 import { schemaResource } from './schemas';
+import { configsPinning } from '../models/stream-config';
 
 export const schemaVersionResource: Resource = {
   collection: 'schema_versions',
@@ -39,24 +38,6 @@ export const schemaVersionResource: Resource = {
   policy: schemaVersionPolicy,
 };
 
-/** `Accept: application/json` without a HAL type: the plain DTO the Terraform provider decodes (CONTRACT §5.9). */
-const wantsPlain = (ctx: RequestContext) => accepts(ctx, JSON_TYPE) && !accepts(ctx, HAL) && !accepts(ctx, 'application/vnd.hal+json') && !accepts(ctx, 'application/prs.hal-forms+json');
-
-async function plainVersion(ctx: RequestContext, version: Row) {
-  const schema = (await ctx.models.Schema.findOne({ where: { uid: version.schemaUid } }))!;
-  const author = version.createdBy ? await ctx.models.User.findOne({ where: { tenantUid: ctx.principal.tenant.uid, emailKey: String(version.createdBy).toLowerCase() } }) : null;
-  const { uid: _uid, ...common } = commonFields(schema);
-  return {
-    id: version.uid, uid: version.uid, version: version.versionName, schemaBody: version.schemaBody,
-    schema: {
-      id: schema.uid, uid: schema.uid, name: schema.name, description: schema.description ?? null, type: schema.type,
-      owners: await ownersRef(ctx.models.Group, schema.ownersUid), optLock: schema.version ?? 0, ...common,
-    },
-    createdByFullName: author ? fullName(author as never) : null,
-    createdAt: timestamp(version.createdAt), modifiedAt: timestamp(version.modifiedAt),
-  };
-}
-
 const h = resourceHandlers(schemaVersionResource);
 export const listSchemaVersions = h.list;
 export const listSchemaVersionSearches = h.searchIndex;
@@ -76,6 +57,8 @@ export const deleteSchemaVersion: Handler = async (ctx) => {
   if (!(await schemaVersionPolicy.canDelete(ctx, row))) throw new ForbiddenError('Only the owners of the schema (or SCHEMA_ADMIN) may delete its versions');
   checkIfMatch(ctx, row);
   await mutate(ctx, async (transaction) => {
+    const pinned = await configsPinning(ctx.models, [row.uid], transaction);
+    if (pinned.length > 0) throw new UnprocessableError(`Schema version ${row.versionName} is pinned by stream config(s) ${pinned.join(', ')}; unpin it first`);
     const schema = await ctx.models.Schema.findOne({ where: { uid: row.schemaUid }, transaction });
     await row.destroy({ transaction });
     return {

@@ -1,6 +1,7 @@
 import { mayAddVersion, mayAssignSchemaOwners, mayUpload, schemaPolicy } from '../auth/policies/schema';
 import type { Row } from '../models/define';
 import { ownersRef } from '../models/schema';
+import { schemaUsage } from '../models/stream-config';
 import { parseSchema, SchemaParseError, type ParsedSchema, type SchemaType } from '../schema-formats';
 import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from './_lib/context';
@@ -50,6 +51,11 @@ export const schemaResource: Resource = {
   ],
   policy: schemaPolicy,
   check,
+  blockers: async (ctx, row, transaction) => {
+    const { pinnedBy, streams } = await schemaUsage(ctx.models, row.uid, transaction);
+    if (pinnedBy.length > 0) return `Versions of schema ${row.name} are pinned by stream config(s) ${pinnedBy.join(', ')}; unpin them first`;
+    return streams.length > 0 ? `Schema ${row.name} is used by stream(s) ${streams.join(', ')}; change them first` : null;
+  },
   links: (row, ctx) => ({ versions: link(`${ctx.base}/schema_versions/search/findAllBySchema?schema=${row.uid}`) }),
   // CONTRACT §8: a change of owners is SCHEMA_OWNERSHIP_TRANSFERRED; any other change UPDATED.
   splitUpdate: (entry) => {

@@ -6,6 +6,8 @@ import * as m0004 from './0004-user-lookup-indexes';
 import * as m0005 from './0005-reference-data';
 import * as m0006 from './0006-applications';
 import * as m0007 from './0007-schemas';
+import * as m0008 from './0008-streams';
+import * as m0009 from './0009-stream-configs';
 
 export const migrations = [
   { name: '0001-initial', ...m0001 },
@@ -15,4 +17,6 @@ export const migrations = [
   { name: '0005-reference-data', ...m0005 },
   { name: '0006-applications', ...m0006 },
   { name: '0007-schemas', ...m0007 },
+  { name: '0008-streams', ...m0008 },
+  { name: '0009-stream-configs', ...m0009 },
 ];

@@ -11,6 +11,8 @@ import { defineAuditEvent } from './audit-event';
 import { defineJoin } from './join';
 import { defineApplication } from './application';
 import { defineSchema, defineSchemaVersion } from './schema';
+import { defineStream } from './stream';
+import { defineStreamConfig } from './stream-config';
 import { defineConnectPlugin, defineRankedReference } from './reference-data';
 
 /** All models of one database connection. */
@@ -37,6 +39,11 @@ export function initModels(sequelize: Sequelize) {
     ApplicationViewer: defineJoin(sequelize, 'ApplicationViewer', 'application_viewers'),
     Schema: defineSchema(sequelize),
     SchemaVersion: defineSchemaVersion(sequelize),
+    Stream: defineStream(sequelize),
+    StreamViewer: defineJoin(sequelize, 'StreamViewer', 'stream_viewers'),
+    StreamConfig: defineStreamConfig(sequelize),
+    StreamConfigBrowseUser: defineJoin(sequelize, 'StreamConfigBrowseUser', 'stream_config_browse_users'),
+    StreamConfigBrowseGroup: defineJoin(sequelize, 'StreamConfigBrowseGroup', 'stream_config_browse_groups'),
     SigningKey: defineSigningKey(sequelize),
     AuditEvent: defineAuditEvent(sequelize),
   };

@@ -111,10 +111,12 @@ export async function seedReferenceData(qi: QueryInterface, tenantUid: string, t
 
 /**
  * What refers to a reference row and so blocks its deletion, per table: the model, its attribute holding the uid,
- * and how its rows are named. Streams will add their confidentiality and integrity here.
+ * and how its rows are named.
  */
-const USERS: Partial<Record<RankedTable, Array<{ model: 'Instance'; attribute: string; kind: string }>>> = {
+const USERS: Partial<Record<RankedTable, Array<{ model: 'Instance' | 'Stream'; attribute: string; kind: string }>>> = {
   support_tiers: [{ model: 'Instance', attribute: 'supportTierUid', kind: 'instance' }],
+  confidentialities: [{ model: 'Stream', attribute: 'confidentialityUid', kind: 'stream' }],
+  integrities: [{ model: 'Stream', attribute: 'integrityUid', kind: 'stream' }],
 };
 
 /** `instance(s) A, B` per kind of row referring to `uid` of `table` (the 422 message of a refused delete). */

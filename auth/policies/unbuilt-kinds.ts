@@ -8,11 +8,8 @@ import type { ResourceType } from '../actions';
 import { hasRole } from '../permissions';
 
 const application = (ctx: RequestContext) => hasRole(ctx, 'APPLICATION_AUTHOR', 'APPLICATION_ADMIN');
-const stream = (ctx: RequestContext) => hasRole(ctx, 'STREAM_AUTHOR', 'STREAM_ADMIN');
 
 export const createByRole: Partial<Record<ResourceType, (ctx: RequestContext) => boolean>> = {
-  STREAM: stream,
-  STREAM_CONFIG: stream,
   APPLICATION_PRINCIPAL: application,
   APPLICATION_CREDENTIAL: application,
   APPLICATION_DEPLOYMENT: application,

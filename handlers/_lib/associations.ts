@@ -62,7 +62,7 @@ export function associationHandlers(resource: Resource) {
       const [b, a] = assoc.many ? [{ [assoc.rel]: old }, { [assoc.rel]: [...new Set(targets)] }] : [{ [assoc.rel]: old[0] ?? null }, { [assoc.rel]: targets[0] ?? null }];
       const changes = diff(b, a);
       const audit = Object.keys(changes).length === 0 ? [] : [
-        ...updateEntries(resource, row, ctx, changes),
+        ...(await updateEntries(resource, row, ctx, changes, transaction)),
         ...(resource.extraAudit ? resource.extraAudit({ ctx, row, transaction, before: b, after: a }) : []),
       ];
       return { result: undefined, audit };

@@ -86,7 +86,7 @@ export function resourceHandlers(resource: Resource) {
       return {
         result: saved,
         audit: [
-          auditEntry(resource, 'CREATED', saved, ctx, after),
+          await auditEntry(resource, 'CREATED', saved, ctx, after, transaction),
           ...(followUp ?? []),
           ...(resource.extraAudit ? resource.extraAudit(change) : []),
         ],
@@ -112,7 +112,7 @@ export function resourceHandlers(resource: Resource) {
       const after = await snapshot(resource, next, ctx, transaction);
       const changes: Record<string, unknown> = { ...diff(before, after), ...writeOnlyChanges(resource, ctx) };
       const audit = Object.keys(changes).length === 0 ? [] : [
-        ...updateEntries(resource, next, ctx, changes),
+        ...(await updateEntries(resource, next, ctx, changes, transaction)),
         ...(resource.extraAudit ? resource.extraAudit({ ctx, row: next, transaction, before, after }) : []),
       ];
       return { result: next, audit };
@@ -132,7 +132,7 @@ export function resourceHandlers(resource: Resource) {
       return {
         result: undefined,
         audit: [
-          auditEntry(resource, 'DELETED', row, ctx, null),
+          await auditEntry(resource, 'DELETED', row, ctx, null, transaction),
           ...(resource.extraAudit ? resource.extraAudit({ ctx, row, transaction, before }) : []),
         ],
       };

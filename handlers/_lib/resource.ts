@@ -74,6 +74,11 @@ export interface Policy {
   hideDeleteLink?: (ctx: RequestContext, row: Row) => boolean;
   /** Extra filter on top of tenancy: rows the caller may see (others answer 404). */
   visible?: (ctx: RequestContext) => WhereOptions | undefined | Promise<WhereOptions | undefined>;
+  /**
+   * Kinds created under a parent (a stream config under its stream): `GET /auth?action=<TYPE>_CREATE&resourceUid=`
+   * names the parent, of `/auth` type `parent`, and asks `allowed` about it (CONTRACT §7.1).
+   */
+  canCreateIn?: { parent: string; allowed: (ctx: RequestContext, parent: Row) => boolean | Promise<boolean> };
   /** Actions beyond view/create/edit/delete (auth/actions.ts SPECIAL_ACTIONS), e.g. ENVIRONMENT_SYNCHRONIZE. */
   actions?: Partial<Record<string, (ctx: RequestContext, row: Row) => boolean | Promise<boolean>>>;
 }
@@ -100,8 +105,11 @@ export interface Resource {
   /**
    * Files CREATED/UPDATED/DELETED under another entity than the row (reference data → the caller's Tenant,
    * CONTRACT §8): its resourceName and resourceId, and what names the row itself, put first into `details`.
+   * May read related rows (a stream config is filed under its stream's name).
    */
-  auditAs?: (row: Row, ctx: RequestContext) => { resourceName: string; resourceId: string; details: Record<string, unknown> };
+  auditAs?: (row: Row, ctx: RequestContext, transaction?: Transaction) => AuditAs | Promise<AuditAs>;
+  /** Actions that replace CREATED/UPDATED/DELETED (a stream config is TOPIC_CONFIGURED / TOPIC_UNCONFIGURED). */
+  auditActions?: Partial<Record<'CREATED' | 'UPDATED' | 'DELETED', string>>;
   fields: FieldDef[];
   associations: AssociationDef[];
   searches: SearchDef[];
@@ -131,16 +139,21 @@ export interface Resource {
   afterCreate?: (ctx: RequestContext, row: Row, transaction: Transaction) => Promise<void | AuditEntry[]>;
 }
 
+export interface AuditAs { resourceName: string; resourceId: string; details: Record<string, unknown> }
+
 /** The CREATED/UPDATED/DELETED entry of one change of a row (filed under `auditAs` when the resource has it). */
-export function auditEntry(resource: Resource, action: string, row: Row, ctx: RequestContext, details: Record<string, unknown> | null): AuditEntry {
-  const as = resource.auditAs?.(row, ctx);
+export async function auditEntry(resource: Resource, generic: 'CREATED' | 'UPDATED' | 'DELETED', row: Row, ctx: RequestContext,
+  details: Record<string, unknown> | null, transaction?: Transaction): Promise<AuditEntry> {
+  const action = resource.auditActions?.[generic] ?? generic;
+  const as = await resource.auditAs?.(row, ctx, transaction);
   if (!as) return { action, resourceType: resource.auditType, resourceName: resource.auditName(row), resourceId: row.uid, details };
-  return { action, resourceType: resource.auditType, resourceName: as.resourceName, resourceId: as.resourceId, details: { ...as.details, ...(details ?? {}) } };
+  // The context names the row and wins over a value of the same name (a config's `environment` is its short name).
+  return { action, resourceType: resource.auditType, resourceName: as.resourceName, resourceId: as.resourceId, details: { ...as.details, ...(details ?? {}), ...as.details } };
 }
 
 /** The UPDATED entries of a change, as the resource files them (see `splitUpdate`). */
-export function updateEntries(resource: Resource, row: Row, ctx: RequestContext, changes: Record<string, unknown>): AuditEntry[] {
-  const entry = auditEntry(resource, 'UPDATED', row, ctx, changes) as AuditEntry & { details: Record<string, unknown> };
+export async function updateEntries(resource: Resource, row: Row, ctx: RequestContext, changes: Record<string, unknown>, transaction?: Transaction): Promise<AuditEntry[]> {
+  const entry = await auditEntry(resource, 'UPDATED', row, ctx, changes, transaction) as AuditEntry & { details: Record<string, unknown> };
   return resource.splitUpdate ? resource.splitUpdate(entry) : [entry];
 }
 

@@ -75,6 +75,10 @@ export class Fixtures {
     f.pools.users.push(home.admin.user.uid);
     f.pools.tenants.push(home.tenant.uid);
     f.foreign.users.push(other.admin.user.uid);
+    for (let i = 0; i < POOL_MIN; i++) {
+      await f.uploadSchema();
+      await f.uploadSchema(other.admin.token, f.foreign);
+    }
     for (const { collection } of f.collections) {
       while (f.pools[collection].length < POOL_MIN) await f.make(collection);
       // Tenants are not foreign to a SUPER_ADMIN: /tenants gets no foreign ids (unknown ones are generated).
@@ -93,7 +97,7 @@ export class Fixtures {
   }
 
   /** One new row of `collection` from its schema example; its uid joins the pool. */
-  async make(collection: string, token?: string, into = this.pools): Promise<string> {
+  async make(collection: string, token?: string, into = this.pools, offset = 0): Promise<string> {
     const schema = this.collections.find((c) => c.collection === collection)!.schema;
     const flat = flatten(schema);
     const example = (deref(schema).example ?? flat.example ?? {}) as Record<string, unknown>;
@@ -102,7 +106,8 @@ export class Fixtures {
       const p = (flat.properties?.[k] ?? {}) as Schema;
       if (isReference(p)) {
         const pool = (into[refTarget(k)] ?? []).filter((u) => !(into === this.pools && this.protectedIds.has(u)));
-        const pick = pool[0] ?? this.pools[refTarget(k)]?.[0];
+        // A unique pair of references (a stream config's stream and environment): a 409 retries with the next rows.
+        const pick = pool[offset % Math.max(pool.length, 1)] ?? this.pools[refTarget(k)]?.[0];
         body[k] = Array.isArray(v) ? (pick ? [pick] : []) : pick;
       } else if (typeof v === 'string' && (/name|email/i.test(k) || k === 'pluginClass' || k === 'applicationId')) {
         body[k] = uniquify(v, deref(p));
@@ -120,12 +125,31 @@ export class Fixtures {
       method: 'POST', path: `${this.app.config.basePath}/${collection}`, body: JSON.stringify(body),
       headers: { Authorization: `Bearer ${token ?? await this.bearer()}`, 'Content-Type': 'application/json' },
     });
+    if (res.status === 409 && offset < POOL_MAX) return this.make(collection, token, into, offset + 1);
     const uid = (res.json as { uid?: string } | undefined)?.uid;
     if (res.status !== 201 || !uid) throw new Error(`fuzz fixtures: POST /${collection} ${JSON.stringify(body)} → ${res.status} ${res.text}`);
     into[collection].push(uid);
     const name = (res.json as Record<string, unknown>).name ?? (res.json as Record<string, unknown>).shortName;
     if (typeof name === 'string' && into === this.pools) this.names[collection].push(name);
     return uid;
+  }
+
+  /**
+   * Schemas have no `POST /schemas`: they come from `POST /schemas/upload`, an AVRO record of a fresh name, whose
+   * schema and first version join the pools (streams reference them).
+   */
+  async uploadSchema(token?: string, into = this.pools): Promise<void> {
+    const name = `Fuzz${randomBytes(4).toString('hex')}`;
+    const schema = JSON.stringify({ type: 'record', name, namespace: 'io.fuzz', fields: [{ name: 'id', type: 'long' }] });
+    const res = await this.client.send({
+      method: 'POST', path: `${this.app.config.basePath}/schemas/upload`, body: JSON.stringify({ schema, version: '1.0.0' }),
+      headers: { Authorization: `Bearer ${token ?? await this.bearer()}`, 'Content-Type': 'application/json' },
+    });
+    const out = res.json as { schemaUid?: string; id?: string } | undefined;
+    if (res.status !== 201 || !out?.schemaUid || !out.id) throw new Error(`fuzz fixtures: schema upload → ${res.status} ${res.text}`);
+    (into.schemas ??= []).push(out.schemaUid);
+    (into.schema_versions ??= []).push(out.id);
+    if (into === this.pools) (this.names.schemas ??= []).push(`io.fuzz.${name}`);
   }
 
   /** A row the fuzzer created with a 201 joins its pool (capped), so writes also hit rows of odd content. */
@@ -139,7 +163,9 @@ export class Fixtures {
     const pool = this.pools[collection];
     if (!pool || !pool.includes(uid)) return;
     pool.splice(pool.indexOf(uid), 1);
-    if (pool.filter((u) => !this.protectedIds.has(u)).length < POOL_MIN) await this.make(collection);
+    if (pool.filter((u) => !this.protectedIds.has(u)).length >= POOL_MIN) return;
+    if (collection === 'schemas' || collection === 'schema_versions') await this.uploadSchema();
+    else await this.make(collection);
   }
 
   /**

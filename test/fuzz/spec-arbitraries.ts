@@ -66,9 +66,16 @@ export class RefPick {
  * The collection a reference field points into (CONTRACT §4.1): owners/viewers/groups → groups; people → users;
  * otherwise the field name pluralised (instance → instances, clusters → clusters).
  */
+const REFERENCE_TARGETS: Record<string, string> = {
+  owners: 'groups', viewers: 'groups', groups: 'groups',
+  members: 'users', managers: 'users', resourceManagers: 'users', users: 'users',
+  keySchema: 'schemas', valueSchema: 'schemas', schema: 'schemas',
+  keySchemaVersion: 'schema_versions', valueSchemaVersion: 'schema_versions',
+  confidentiality: 'confidentialities', integrity: 'integrities', supportTier: 'support_tiers',
+};
+
 export function refTarget(field: string): string {
-  if (['owners', 'viewers', 'groups'].includes(field)) return 'groups';
-  if (['members', 'managers', 'resourceManagers', 'users'].includes(field)) return 'users';
+  if (Object.hasOwn(REFERENCE_TARGETS, field)) return REFERENCE_TARGETS[field];
   return field.endsWith('s') ? field : `${field}s`;
 }
 

@@ -37,6 +37,11 @@ beforeAll(async () => {
   uid.privateEnv = await post('/environments', { name: 'priv', shortName: 'priv', instance: uid.instance, owners: uid.others, visibility: 'Private', authorizationIssuer: 'Auto' });
   uid.publicApp = await post('/applications', { applicationId: 'authz.pub', name: 'Authz Pub', shortName: 'authz_pub', applicationType: 'Custom', type: 'Java', owners: uid.owners });
   uid.privateApp = await post('/applications', { applicationId: 'authz.priv', name: 'Authz Priv', shortName: 'authz_priv', applicationType: 'Custom', owners: uid.others, visibility: 'Private' });
+  uid.publicStream = await post('/streams', { name: 'authz-pub', keyType: 'String', valueType: 'String', owners: uid.owners });
+  uid.privateStream = await post('/streams', { name: 'authz-priv', keyType: 'String', valueType: 'String', owners: uid.others, visibility: 'Private' });
+  const upload = await call(app, 'POST', '/schemas/upload', { token: tok, body: { schema: '{"type":"record","name":"Authz","namespace":"io.authz","fields":[]}', version: '1', owners: uid.owners } });
+  uid.schema = upload.body.schemaUid;
+  uid.schemaVersion = upload.body.id;
   uid.tenant = t.tenant.uid;
   uid.ownerUser = who.owner.user.uid;
   uid.adminUser = who.admin.user.uid;
@@ -74,7 +79,9 @@ describe('GET /auth', () => {
     ["another tenant (not a SUPER_ADMIN)", 'admin', 'TENANT_VIEW', 'TENANT', 'otherTenant'],
     ['a Private environment the caller cannot see', 'outsider', 'ENVIRONMENT_EDIT', 'ENVIRONMENT', 'privateEnv'],
     ['a Private application the caller cannot see', 'outsider', 'APPLICATION_VIEW', 'APPLICATION', 'privateApp'],
-    ['any uid of a kind not held yet', 'admin', 'STREAM_VIEW', 'STREAM', '0123456789abcdef0123456789abcdef'],
+    ['a Private stream the caller cannot see', 'outsider', 'STREAM_EDIT', 'STREAM', 'privateStream'],
+    ['an unknown uid of a held kind', 'admin', 'STREAM_VIEW', 'STREAM', '0123456789abcdef0123456789abcdef'],
+    ['any uid of a kind not held yet', 'admin', 'APPLICATION_PRINCIPAL_VIEW', 'APPLICATION_PRINCIPAL', '0123456789abcdef0123456789abcdef'],
     ['the parent of a create when it does not exist', 'admin', 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', '0123456789abcdef0123456789abcdef'],
   ])('404 for %s', async (_name, caller, action, resourceType, target) => {
     const given = uid[target] ?? target;
@@ -115,6 +122,14 @@ describe('GET /auth', () => {
     ['outsider', 'APPLICATION_VIEW', 'APPLICATION', 'publicApp', true],
     ['outsider', 'APPLICATION_DELETE', 'APPLICATION', 'publicApp', false],
     ['admin', 'APPLICATION_DELETE', 'APPLICATION', 'privateApp', true],
+    ['owner', 'STREAM_EDIT', 'STREAM', 'publicStream', true],
+    ['outsider', 'TOPIC_EDIT', 'Topic', 'publicStream', false],
+    ['owner', 'SCHEMA_EDIT', 'SCHEMA', 'schema', true],
+    ['owner', 'SCHEMA_TRANSFER_OWNERSHIP', 'SCHEMA', 'schema', true],
+    ['outsider', 'SCHEMA_DELETE', 'SCHEMA', 'schema', false],
+    ['outsider', 'SCHEMA_VIEW', 'SCHEMA', 'schema', true],
+    ['owner', 'SCHEMA_VERSION_DELETE', 'SCHEMA_VERSION', 'schemaVersion', true],
+    ['outsider', 'SCHEMA_VERSION_DELETE', 'SCHEMA_VERSION', 'schemaVersion', false],
     ['nobody', 'SCHEMA_CREATE', 'SCHEMA', undefined, true],
     ['admin', 'TENANT_EDIT', 'TENANT', 'tenant', true],
     ['owner', 'TENANT_EDIT', 'TENANT', 'tenant', false],
@@ -157,6 +172,8 @@ describe('GET /auth', () => {
       ['ENVIRONMENT', 'environments', 'publicEnv'], ['ENVIRONMENT', 'environments', 'privateEnv'],
       ['USER', 'users', 'ownerUser'], ['USER', 'users', 'adminUser'], ['TENANT', 'tenants', 'tenant'],
       ['APPLICATION', 'applications', 'publicApp'], ['APPLICATION', 'applications', 'privateApp'],
+      ['STREAM', 'streams', 'publicStream'], ['STREAM', 'streams', 'privateStream'],
+      ['SCHEMA', 'schemas', 'schema'], ['SCHEMA_VERSION', 'schema_versions', 'schemaVersion'],
     ];
     for (const caller of Object.keys(who)) {
       for (const [type, collection, target] of targets) {

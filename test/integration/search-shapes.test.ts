@@ -11,7 +11,7 @@ import { call, createTenant, startTestApp, type TestApp, type TestTenant } from 
 const SINGLE = new Set(['tenants/findByShortName', 'instances/findByName', 'instances/findByShortName',
   'applications/findByName', 'applications/findByShortName', 'applications/findByApplicationId', 'schema_versions/findBySchemaAndVersion']);
 /** Parameters that name another resource: an unknown one answers 404 (CONTRACT §4.1). */
-const REFERENCES = new Set(['instance', 'owners', 'schema']);
+const REFERENCES = new Set(['instance', 'owners', 'schema', 'stream', 'environment']);
 SINGLE.add('connect_plugins/findByPluginClass');
 
 const searches = Object.keys(spec.paths)
@@ -41,6 +41,8 @@ beforeAll(async () => {
   const upload = await call(app, 'POST', '/schemas/upload', { token: t.admin.token, body: { schema: '{"type":"record","name":"Searched","namespace":"io.search","fields":[]}', version: 'v1' } });
   rows.schemas = (await call(app, 'GET', `/schemas/${upload.body.schemaUid}`, { token: t.admin.token })).body;
   rows.schema_versions = (await call(app, 'GET', `/schema_versions/${upload.body.id}`, { token: t.admin.token })).body;
+  rows.streams = await post('streams', { name: 'search-stream', keyType: 'String', valueType: 'String', owners: rows.groups.uid });
+  rows.stream_configs = await post('stream_configs', { stream: rows.streams.uid, environment: rows.environments.uid });
   rows.users = (await call(app, 'GET', `/users/${t.admin.user.uid}`, { token: t.admin.token })).body;
   rows.tenants = (await call(app, 'GET', '/tenant', { token: t.admin.token })).body;
 });

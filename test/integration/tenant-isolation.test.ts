@@ -20,7 +20,9 @@ const A_NAMES: Record<string, string> = {};
 const REL_TARGET: Record<string, string> = {
   members: 'users', managers: 'users', resourceManagers: 'users', clusters: 'clusters', instance: 'instances',
   owners: 'groups', viewers: 'groups',
-  supportTier: 'support_tiers', schema: 'schemas',
+  supportTier: 'support_tiers', schema: 'schemas', keySchema: 'schemas', valueSchema: 'schemas',
+  confidentiality: 'confidentialities', integrity: 'integrities',
+  stream: 'streams', environment: 'environments', keySchemaVersion: 'schema_versions', valueSchemaVersion: 'schema_versions',
 };
 
 let app: TestApp;
@@ -61,6 +63,9 @@ beforeAll(async () => {
     A[c] = await post(`/${c}`, { name, level: 7 });
     A_NAMES[c] = name;
   }
+  A.streams = await post('/streams', { name: 'a-only-stream', keyType: 'String', valueType: 'AVRO', valueSchema: A.schemas, owners: A.groups, viewers: [A.groups], confidentiality: A.confidentialities, integrity: A.integrities });
+  A_NAMES.streams = 'a-only-stream';
+  A.stream_configs = await post('/stream_configs', { stream: A.streams, environment: A.environments, valueSchemaVersion: A.schema_versions });
   A.connect_plugins = await post('/connect_plugins', { pluginClass: 'com.example.AOnlyConnector', pluginType: 'SINK' });
   A_NAMES.connect_plugins = 'com.example.AOnlyConnector';
   A.tenants = a.tenant.uid;
@@ -116,6 +121,8 @@ function queryFor(template: string): string {
       else if (p.name === 'applicationId') q.set(p.name, 'a.only.app');
       else if (p.name === 'owners') q.set(p.name, A.groups);
       else if (p.name === 'schema') q.set(p.name, A.schemas);
+      else if (p.name === 'stream') q.set(p.name, A.streams);
+      else if (p.name === 'environment') q.set(p.name, A.environments);
       else if (p.name === 'version') q.set(p.name, '1');
       else if (p.name === 'email') q.set(p.name, A_NAMES.users);
       else if (p.name === 'pluginClass') q.set(p.name, A_NAMES.connect_plugins);
