@@ -42,6 +42,7 @@ beforeAll(async () => {
   const upload = await call(app, 'POST', '/schemas/upload', { token: tok, body: { schema: '{"type":"record","name":"Authz","namespace":"io.authz","fields":[]}', version: '1', owners: uid.owners } });
   uid.schema = upload.body.schemaUid;
   uid.schemaVersion = upload.body.id;
+  uid.streamConfig = await post('/stream_configs', { stream: uid.publicStream, environment: uid.publicEnv });
   uid.tenant = t.tenant.uid;
   uid.ownerUser = who.owner.user.uid;
   uid.adminUser = who.admin.user.uid;
@@ -174,6 +175,7 @@ describe('GET /auth', () => {
       ['APPLICATION', 'applications', 'publicApp'], ['APPLICATION', 'applications', 'privateApp'],
       ['STREAM', 'streams', 'publicStream'], ['STREAM', 'streams', 'privateStream'],
       ['SCHEMA', 'schemas', 'schema'], ['SCHEMA_VERSION', 'schema_versions', 'schemaVersion'],
+      ['STREAM_CONFIG', 'stream_configs', 'streamConfig'],
     ];
     for (const caller of Object.keys(who)) {
       for (const [type, collection, target] of targets) {
