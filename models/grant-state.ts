@@ -1,0 +1,75 @@
+/**
+ * The access grant state machine (CONTRACT §6.1), one for both `/application_access` and
+ * `/application_access_grants`: data (the transitions) plus one decision function. Pure: the caller's capacities
+ * come in as booleans, the database compare-and-set and the audit write happen elsewhere.
+ */
+
+export const GRANT_STATUSES = ['Pending', 'Approved', 'Rejected', 'Revoked', 'Cancelled'] as const;
+export type GrantStatus = (typeof GRANT_STATUSES)[number];
+
+export const GRANT_ACTIONS = ['approve', 'deny', 'cancel', 'revoke'] as const;
+export type GrantAction = (typeof GRANT_ACTIONS)[number];
+
+/** Open grants block a second request for the same application, stream, environment and access type. */
+export const OPEN_STATUSES: readonly GrantStatus[] = ['Pending', 'Approved'];
+export const isOpen = (status: GrantStatus) => OPEN_STATUSES.includes(status);
+
+/** What the caller is to this grant: an approver (stream editor) and/or an app editor (application editor). */
+export interface Capacities { approver: boolean; appEditor: boolean }
+
+interface Move { from: GrantStatus; to: GrantStatus; audit: string }
+
+/** Every legal move, by action; `who` lists the capacities that may make it. */
+const MOVES: Record<GrantAction, { who: Array<keyof Capacities>; moves: Move[]; verb: string }> = {
+  approve: { who: ['approver'], verb: 'approved', moves: [{ from: 'Pending', to: 'Approved', audit: 'APPLICATION_ACCESS_APPROVED' }] },
+  deny: { who: ['approver'], verb: 'denied', moves: [{ from: 'Pending', to: 'Rejected', audit: 'APPLICATION_ACCESS_DENIED' }] },
+  cancel: { who: ['appEditor'], verb: 'cancelled', moves: [{ from: 'Pending', to: 'Cancelled', audit: 'APPLICATION_ACCESS_CANCELLED' }] },
+  revoke: { who: ['approver', 'appEditor'], verb: 'revoked', moves: [{ from: 'Approved', to: 'Revoked', audit: 'APPLICATION_ACCESS_REVOKED' }] },
+};
+
+export type Decision =
+  | { kind: 'move'; action: GrantAction; from: GrantStatus; to: GrantStatus; audit: string }
+  /** Nothing to do and nothing wrong (cancelling a grant that is already over). */
+  | { kind: 'unchanged' }
+  | { kind: 'forbidden'; message: string }
+  | { kind: 'illegal'; message: string };
+
+export const CANCEL_APPROVED = 'Application Access Grant cannot be cancelled. Please Revoke first.';
+
+/**
+ * `POST {grant}/deny` denies a pending grant and revokes an approved one (CONTRACT §5.14); every other endpoint
+ * names its action.
+ */
+export function effectiveAction(requested: GrantAction, status: GrantStatus): GrantAction {
+  return requested === 'deny' && status === 'Approved' ? 'revoke' : requested;
+}
+
+const TERMINAL: readonly GrantStatus[] = ['Rejected', 'Revoked', 'Cancelled'];
+
+/** The outcome of `requested` on a grant in `status` by a caller with `caps`: rights first (403), then state (422). */
+export function decide(status: GrantStatus, requested: GrantAction, caps: Capacities): Decision {
+  const action = effectiveAction(requested, status);
+  const rule = MOVES[action];
+  if (!rule.who.some((w) => caps[w])) {
+    const who = rule.who.map((w) => (w === 'approver' ? 'the stream editors' : 'the application editors')).join(' or ');
+    return { kind: 'forbidden', message: `Only ${who} may ${action} this access grant` };
+  }
+  const move = rule.moves.find((m) => m.from === status);
+  if (move) return { kind: 'move', action, ...move };
+  if (action === 'cancel' && status === 'Approved') return { kind: 'illegal', message: CANCEL_APPROVED };
+  if (action === 'cancel' && TERMINAL.includes(status)) return { kind: 'unchanged' };
+  return { kind: 'illegal', message: `Application Access Grant cannot be ${rule.verb} in status ${status}.` };
+}
+
+/** The actions the caller may take on a grant in `status` (its action links). */
+export function availableActions(status: GrantStatus, caps: Capacities): GrantAction[] {
+  return GRANT_ACTIONS.filter((a) => {
+    const d = decide(status, a, caps);
+    return d.kind === 'move' && d.action === a;
+  });
+}
+
+/** A new request: Pending, or Approved at once where the environment approves automatically (Private ones do). */
+export function requestedStatus(environment: { authorizationIssuer: string; visibility: string }): GrantStatus {
+  return environment.authorizationIssuer === 'Auto' || environment.visibility === 'Private' ? 'Approved' : 'Pending';
+}
