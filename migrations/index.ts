@@ -8,6 +8,7 @@ import * as m0006 from './0006-applications';
 import * as m0007 from './0007-schemas';
 import * as m0008 from './0008-streams';
 import * as m0009 from './0009-stream-configs';
+import * as m0010 from './0010-application-access';
 
 export const migrations = [
   { name: '0001-initial', ...m0001 },
@@ -19,4 +20,5 @@ export const migrations = [
   { name: '0007-schemas', ...m0007 },
   { name: '0008-streams', ...m0008 },
   { name: '0009-stream-configs', ...m0009 },
+  { name: '0010-application-access', ...m0010 },
 ];

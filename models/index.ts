@@ -12,6 +12,7 @@ import { defineJoin } from './join';
 import { defineApplication } from './application';
 import { defineSchema, defineSchemaVersion } from './schema';
 import { defineStream } from './stream';
+import { defineApplicationAccess, defineApplicationAccessGrant } from './application-access';
 import { defineStreamConfig } from './stream-config';
 import { defineConnectPlugin, defineRankedReference } from './reference-data';
 
@@ -44,6 +45,8 @@ export function initModels(sequelize: Sequelize) {
     StreamConfig: defineStreamConfig(sequelize),
     StreamConfigBrowseUser: defineJoin(sequelize, 'StreamConfigBrowseUser', 'stream_config_browse_users'),
     StreamConfigBrowseGroup: defineJoin(sequelize, 'StreamConfigBrowseGroup', 'stream_config_browse_groups'),
+    ApplicationAccess: defineApplicationAccess(sequelize),
+    ApplicationAccessGrant: defineApplicationAccessGrant(sequelize),
     SigningKey: defineSigningKey(sequelize),
     AuditEvent: defineAuditEvent(sequelize),
   };

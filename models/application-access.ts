@@ -1,0 +1,49 @@
+import { DataTypes, type Sequelize, type Transaction } from 'sequelize';
+import { defineModel, type RowModel } from './define';
+import { isOpen, type GrantStatus } from './grant-state';
+
+export function defineApplicationAccess(sequelize: Sequelize) {
+  return defineModel(sequelize, 'ApplicationAccess', 'application_access', {
+    applicationUid: { type: DataTypes.CHAR(32), allowNull: false },
+    streamUid: { type: DataTypes.CHAR(32), allowNull: false },
+    accessType: { type: DataTypes.STRING(16), allowNull: false },
+  });
+}
+
+export function defineApplicationAccessGrant(sequelize: Sequelize) {
+  return defineModel(sequelize, 'ApplicationAccessGrant', 'application_access_grants', {
+    accessUid: { type: DataTypes.CHAR(32), allowNull: false },
+    applicationUid: { type: DataTypes.CHAR(32), allowNull: false },
+    streamUid: { type: DataTypes.CHAR(32), allowNull: false },
+    environmentUid: { type: DataTypes.CHAR(32), allowNull: false },
+    accessType: { type: DataTypes.STRING(16), allowNull: false },
+    status: { type: DataTypes.STRING(16), allowNull: false },
+    comment: { type: DataTypes.STRING(2000), allowNull: true },
+    requestedBy: { type: DataTypes.STRING, allowNull: true },
+    processedBy: { type: DataTypes.STRING, allowNull: true },
+    requestedAt: { type: DataTypes.DATE(3), allowNull: false },
+    processedAt: { type: DataTypes.DATE(3), allowNull: true },
+    openKey: { type: DataTypes.STRING(140), allowNull: true },
+  });
+}
+
+/** What makes two open grants the same request (the unique `open_key`); null once the grant is over. */
+export function openKey(g: { applicationUid: string; streamUid: string; environmentUid: string; accessType: string }, status: GrantStatus): string | null {
+  return isOpen(status) ? `${g.applicationUid}:${g.streamUid}:${g.environmentUid}:${g.accessType}` : null;
+}
+
+export interface GrantMove { uid: string; from: GrantStatus; to: GrantStatus; by: string; comment?: string | null; grant: Parameters<typeof openKey>[0] }
+
+/**
+ * One transition as a compare-and-set: the row changes only if it is still in `from`, so of two racing decisions
+ * exactly one wins. Answers whether this call made the move.
+ */
+export async function moveGrant(grants: RowModel, m: GrantMove, transaction: Transaction): Promise<boolean> {
+  const now = new Date();
+  const [changed] = await grants.update({
+    status: m.to, processedBy: m.by, processedAt: now, openKey: openKey(m.grant, m.to), modifiedBy: m.by, modifiedAt: now,
+    ...(m.comment !== undefined ? { comment: m.comment } : {}),
+    version: grants.sequelize!.literal('version + 1'),
+  }, { where: { uid: m.uid, status: m.from }, transaction, silent: true, fields: ['status', 'processedBy', 'processedAt', 'openKey', 'modifiedBy', 'modifiedAt', 'version', ...(m.comment !== undefined ? ['comment'] : [])] });
+  return changed === 1;
+}

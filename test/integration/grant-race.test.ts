@@ -1,0 +1,69 @@
+/**
+ * The database half of issue 10's race safety: a grant transition is a compare-and-set, so of 50 concurrent
+ * decisions on one pending grant exactly one changes it — on whichever database runs the suite. (The HTTP race
+ * test arrives with the grant endpoints.)
+ */
+import { UniqueConstraintError } from 'sequelize';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { moveGrant, openKey } from '../../models/application-access';
+import type { GrantStatus } from '../../models/grant-state';
+import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+
+let app: TestApp;
+let t: TestTenant;
+const uid: Record<string, string> = {};
+
+beforeAll(async () => {
+  app = await startTestApp();
+  t = await createTenant(app, 'race');
+  const post = async (path: string, body: unknown) => {
+    const res = await call(app, 'POST', path, { token: t.admin.token, body });
+    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
+    return res.body.uid as string;
+  };
+  uid.group = await post('/groups', { name: 'Race Owners', members: [t.admin.user.uid] });
+  uid.instance = await post('/instances', { name: 'Race Inst', shortName: 'race' });
+  uid.environment = await post('/environments', { name: 'race-env', shortName: 'raceenv', instance: uid.instance, owners: uid.group });
+  uid.application = await post('/applications', { applicationId: 'io.race', name: 'Race App', shortName: 'race_app', applicationType: 'Custom', owners: uid.group });
+  uid.stream = await post('/streams', { name: 'race-stream', keyType: 'String', valueType: 'String', owners: uid.group });
+});
+afterAll(async () => app?.stop());
+
+async function pendingGrant(accessType = 'CONSUMER') {
+  const { ApplicationAccess, ApplicationAccessGrant } = app.models;
+  const access = await ApplicationAccess.findOrCreate({
+    where: { tenantUid: t.tenant.uid, applicationUid: uid.application, streamUid: uid.stream, accessType },
+  });
+  const g = { applicationUid: uid.application, streamUid: uid.stream, environmentUid: uid.environment, accessType };
+  return ApplicationAccessGrant.create({
+    tenantUid: t.tenant.uid, accessUid: access[0].uid, ...g, status: 'Pending', requestedBy: t.admin.email, requestedAt: new Date(), openKey: openKey(g, 'Pending'),
+  });
+}
+
+describe('grant transitions are compare-and-set', () => {
+  it('50 concurrent decisions on one pending grant: exactly one wins, the row shows it', async () => {
+    const grant = await pendingGrant();
+    const targets: GrantStatus[] = ['Approved', 'Rejected', 'Cancelled'];
+    const g = { applicationUid: grant.applicationUid, streamUid: grant.streamUid, environmentUid: grant.environmentUid, accessType: grant.accessType };
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => app.models.sequelize.transaction((transaction) =>
+      moveGrant(app.models.ApplicationAccessGrant, { uid: grant.uid, from: 'Pending', to: targets[i % 3], by: `user${i}@race.test`, grant: g }, transaction))));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = results.indexOf(true);
+    const row = await app.models.ApplicationAccessGrant.findByPk(grant.uid);
+    expect(row!.status).toBe(targets[winner % 3]);
+    expect(row!.processedBy).toBe(`user${winner}@race.test`);
+    expect(row!.version).toBe(1);
+    expect(row!.openKey).toBe(row!.status === 'Approved' ? openKey(g, 'Approved') : null);
+  });
+
+  it('a second open grant for the same application, stream, environment and access type is refused by the database', async () => {
+    const first = await pendingGrant('PRODUCER');
+    await expect(pendingGrant('PRODUCER')).rejects.toBeInstanceOf(UniqueConstraintError);
+    await app.models.sequelize.transaction((transaction) => moveGrant(app.models.ApplicationAccessGrant, {
+      uid: first.uid, from: first.status, to: 'Cancelled', by: t.admin.email,
+      grant: { applicationUid: first.applicationUid, streamUid: first.streamUid, environmentUid: first.environmentUid, accessType: first.accessType },
+    }, transaction));
+    const again = await pendingGrant('PRODUCER');
+    expect(again.status).toBe('Pending');
+  });
+});
