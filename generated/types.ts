@@ -812,29 +812,29 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read an association of a environment
+         * Read an association of an environment
          * @description The linked resources: a to-one association answers the target item (404 when unset), a to-many one `{_embedded:{<collection>:[…]}, _links:{self}}`. With `Accept: text/uri-list` the target URIs, one per line.
          */
         get: operations["getEnvironmentAssociation"];
         /**
-         * Replace an association of a environment
+         * Replace an association of an environment
          * @description Replaces the targets (a to-one association takes exactly one URI). Immutable associations accept only the current target (else 422). Audited as UPDATED.
          */
         put: operations["replaceEnvironmentAssociation"];
         /**
-         * Add targets to an association of a environment
+         * Add targets to an association of an environment
          * @description Appends targets to a to-many association (405 on a to-one association). Audited as UPDATED.
          */
         post: operations["addEnvironmentAssociationTargets"];
         /**
-         * Clear an association of a environment
+         * Clear an association of an environment
          * @description Unsets an optional to-one association (204); a required one answers 422 and a to-many one 405 (unlink members one by one at `/{rel}/{propertyId}`).
          */
         delete: operations["deleteEnvironmentAssociation"];
         options?: never;
         head?: never;
         /**
-         * Add to or set an association of a environment
+         * Add to or set an association of an environment
          * @description Appends targets to a to-many association, or sets a to-one association (exactly one URI). Audited as UPDATED.
          */
         patch: operations["patchEnvironmentAssociation"];
@@ -864,14 +864,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read one linked resource of a environment
+         * Read one linked resource of an environment
          * @description The linked resource with uid `propertyId`; 404 when it is not linked.
          */
         get: operations["getEnvironmentAssociationMember"];
         put?: never;
         post?: never;
         /**
-         * Unlink one resource from a environment
+         * Unlink one resource from an environment
          * @description Removes the resource with uid `propertyId` from the association. Audited as UPDATED.
          */
         delete: operations["deleteEnvironmentAssociationMember"];
@@ -1375,29 +1375,29 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read an association of a instance
+         * Read an association of an instance
          * @description The linked resources: a to-one association answers the target item (404 when unset), a to-many one `{_embedded:{<collection>:[…]}, _links:{self}}`. With `Accept: text/uri-list` the target URIs, one per line.
          */
         get: operations["getInstanceAssociation"];
         /**
-         * Replace an association of a instance
+         * Replace an association of an instance
          * @description Replaces the targets (a to-one association takes exactly one URI). Immutable associations accept only the current target (else 422). Audited as UPDATED.
          */
         put: operations["replaceInstanceAssociation"];
         /**
-         * Add targets to an association of a instance
+         * Add targets to an association of an instance
          * @description Appends targets to a to-many association (405 on a to-one association). Audited as UPDATED.
          */
         post: operations["addInstanceAssociationTargets"];
         /**
-         * Clear an association of a instance
+         * Clear an association of an instance
          * @description Unsets an optional to-one association (204); a required one answers 422 and a to-many one 405 (unlink members one by one at `/{rel}/{propertyId}`).
          */
         delete: operations["deleteInstanceAssociation"];
         options?: never;
         head?: never;
         /**
-         * Add to or set an association of a instance
+         * Add to or set an association of an instance
          * @description Appends targets to a to-many association, or sets a to-one association (exactly one URI). Audited as UPDATED.
          */
         patch: operations["patchInstanceAssociation"];
@@ -1427,14 +1427,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read one linked resource of a instance
+         * Read one linked resource of an instance
          * @description The linked resource with uid `propertyId`; 404 when it is not linked.
          */
         get: operations["getInstanceAssociationMember"];
         put?: never;
         post?: never;
         /**
-         * Unlink one resource from a instance
+         * Unlink one resource from an instance
          * @description Removes the resource with uid `propertyId` from the association. Audited as UPDATED.
          */
         delete: operations["deleteInstanceAssociationMember"];
@@ -1847,7 +1847,7 @@ export interface paths {
                 id: components["parameters"]["id"];
                 /**
                  * @description The association: `owners` (to-one, optional, groups).
-                 * @example viewers
+                 * @example owners
                  */
                 rel: string;
             };
@@ -10074,7 +10074,7 @@ export interface operations {
                 id: components["parameters"]["id"];
                 /**
                  * @description The association: `owners` (to-one, optional, groups).
-                 * @example viewers
+                 * @example owners
                  */
                 rel: string;
             };
@@ -10115,7 +10115,7 @@ export interface operations {
                 id: components["parameters"]["id"];
                 /**
                  * @description The association: `owners` (to-one, optional, groups).
-                 * @example viewers
+                 * @example owners
                  */
                 rel: string;
             };
@@ -10168,7 +10168,7 @@ export interface operations {
                 id: components["parameters"]["id"];
                 /**
                  * @description The association: `owners` (to-one, optional, groups).
-                 * @example viewers
+                 * @example owners
                  */
                 rel: string;
             };
@@ -10221,7 +10221,7 @@ export interface operations {
                 id: components["parameters"]["id"];
                 /**
                  * @description The association: `owners` (to-one, optional, groups).
-                 * @example viewers
+                 * @example owners
                  */
                 rel: string;
             };
@@ -10256,7 +10256,7 @@ export interface operations {
                 id: components["parameters"]["id"];
                 /**
                  * @description The association: `owners` (to-one, optional, groups).
-                 * @example viewers
+                 * @example owners
                  */
                 rel: string;
             };
@@ -10836,9 +10836,9 @@ export interface operations {
                 };
                 content: {
                     "application/hal+json": components["schemas"]["SchemaVersion"] | components["schemas"]["Stream"] | components["schemas"]["Environment"];
-                    "application/json": components["schemas"]["SchemaVersionPlain"];
                     /** @example https://portal.example.com/api/schema_versions/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
                     "text/uri-list": string;
+                    "application/json": components["schemas"]["SchemaVersionPlain"];
                 };
             };
             401: components["responses"]["Unauthorized"];
