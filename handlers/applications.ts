@@ -5,7 +5,8 @@ import type { Row } from '../models/define';
 import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from './_lib/context';
 import { resourceHandlers } from './_lib/crud';
-import { BadRequestError, ForbiddenError } from './_lib/errors';
+import { checkOwnersChange } from './_lib/owners';
+import { BadRequestError } from './_lib/errors';
 import { link } from './_lib/hal';
 import type { Resource } from './_lib/resource';
 import { groupResource } from './groups';
@@ -18,10 +19,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   };
   const problems = applicationProblems(merged);
   if (problems.length > 0) throw new BadRequestError(problems.map((p) => `${p.field}: ${p.message}`), problems);
-  const owners = values.ownersUid;
-  if (owners !== undefined && owners !== row?.ownersUid && !(await mayAssignApplicationOwners(ctx, owners))) {
-    throw new ForbiddenError('You must belong to the owners group (or be APPLICATION_ADMIN)');
-  }
+  await checkOwnersChange(ctx, values, row, mayAssignApplicationOwners, 'APPLICATION_ADMIN');
 }
 
 const key = (v: unknown) => String(v).toLowerCase();

@@ -2,6 +2,7 @@ import { canSynchronize, environmentPolicy, mayAssignOwners } from '../auth/poli
 import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from './_lib/context';
 import { resourceHandlers } from './_lib/crud';
+import { checkOwnersChange } from './_lib/owners';
 import { checkIfMatch } from './_lib/etag';
 import { BadRequestError, ForbiddenError } from './_lib/errors';
 import { link } from './_lib/hal';
@@ -23,10 +24,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
     const message = 'must be Auto for a Private environment';
     throw new BadRequestError([`authorizationIssuer: ${message}`], [{ field: 'authorizationIssuer', message, rejectedValue: issuer }]);
   }
-  const owners = values.ownersUid;
-  if (owners !== undefined && owners !== row?.ownersUid && !(await mayAssignOwners(ctx, owners))) {
-    throw new ForbiddenError('You must belong to the owners group (or be ENVIRONMENT_ADMIN)');
-  }
+  await checkOwnersChange(ctx, values, row, mayAssignOwners, 'ENVIRONMENT_ADMIN');
 }
 
 const mapOut = (v: unknown) => v ?? {};

@@ -6,6 +6,7 @@ import { parseSchema, SchemaParseError, type ParsedSchema, type SchemaType } fro
 import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from './_lib/context';
 import { resourceHandlers } from './_lib/crud';
+import { checkOwnersChange } from './_lib/owners';
 import { BadRequestError, ConflictError, ForbiddenError, UnprocessableError } from './_lib/errors';
 import { itemHref, link } from './_lib/hal';
 import { mutate } from './_lib/mutation';
@@ -26,10 +27,7 @@ function parsed(text: string, type: SchemaType | undefined): ParsedSchema {
 }
 
 async function check(ctx: RequestContext, values: Record<string, any>, row?: Row) {
-  const owners = values.ownersUid;
-  if (owners !== undefined && owners !== row?.ownersUid && !(await mayAssignSchemaOwners(ctx, owners))) {
-    throw new ForbiddenError('You must belong to the new owners group (or be SCHEMA_ADMIN)');
-  }
+  await checkOwnersChange(ctx, values, row, mayAssignSchemaOwners, 'SCHEMA_ADMIN');
 }
 
 export const schemaResource: Resource = {

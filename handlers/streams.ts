@@ -6,7 +6,8 @@ import type { Transaction } from 'sequelize';
 import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from './_lib/context';
 import { resourceHandlers } from './_lib/crud';
-import { BadRequestError, ForbiddenError, UnprocessableError } from './_lib/errors';
+import { checkOwnersChange } from './_lib/owners';
+import { BadRequestError, UnprocessableError } from './_lib/errors';
 import { link } from './_lib/hal';
 import type { Resource } from './_lib/resource';
 import { groupResource } from './groups';
@@ -34,10 +35,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   if (row && typing.length > 0 && (await streamHasPinnedVersions(ctx.models, row.uid, transaction))) {
     throw new UnprocessableError(`A stream config of ${row.name} pins a schema version; ${typing.map((a) => a.replace(/Uid$/, '')).join(', ')} cannot change until it is unpinned`);
   }
-  const owners = values.ownersUid;
-  if (owners !== undefined && owners !== row?.ownersUid && !(await mayAssignStreamOwners(ctx, owners))) {
-    throw new ForbiddenError('You must belong to the owners group (or be STREAM_ADMIN)');
-  }
+  await checkOwnersChange(ctx, values, row, mayAssignStreamOwners, 'STREAM_ADMIN');
 }
 
 export const streamResource: Resource = {
