@@ -1,6 +1,9 @@
 import { Op } from 'sequelize';
 import { applicationPolicy, mayAssignApplicationOwners } from '../auth/policies/application';
 import { applicationProblems } from '../models/application-rules';
+import { authenticationCount } from '../models/application-auth';
+import { openGrantCount } from '../models/application-access';
+import { inUse } from '../models/blockers';
 import type { Row } from '../models/define';
 import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from './_lib/context';
@@ -59,6 +62,14 @@ export const applicationResource: Resource = {
   ],
   policy: applicationPolicy,
   check,
+  // Terminal grants and access rows go with the application; deployments join these blockers when they land.
+  blockers: async (ctx, row, transaction) => {
+    const where = { applicationUid: row.uid };
+    return inUse(`Application ${row.shortName}`, {
+      ...(await authenticationCount(ctx.models, where, transaction)),
+      'open access grant': await openGrantCount(ctx.models.ApplicationAccessGrant, where, transaction),
+    });
+  },
   links: (_row, ctx) => ({
     createApplicationPrincipal: link(`${ctx.base}/application_principals`),
     createApplicationAccess: link(`${ctx.base}/application_access`),

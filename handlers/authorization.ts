@@ -17,6 +17,7 @@ import { schemaResource } from './schemas';
 import { streamResource } from './streams';
 import { streamConfigResource } from './stream-configs';
 import { schemaVersionResource } from './schema-versions';
+import { grantResource } from './application-access-grants';
 
 /** Kinds this release holds, by `/auth` type; the others are answered by unbuilt-kinds.ts. */
 const RESOURCES: Partial<Record<ResourceType, () => Resource>> = {
@@ -31,6 +32,7 @@ const RESOURCES: Partial<Record<ResourceType, () => Resource>> = {
   STREAM: () => streamResource,
   STREAM_CONFIG: () => streamConfigResource,
   SCHEMA_VERSION: () => schemaVersionResource,
+  APPLICATION_ACCESS_GRANT: () => grantResource,
 };
 
 const single = (v: unknown): string | undefined => {

@@ -11,6 +11,9 @@ import { noContent, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { findVisible } from './_lib/store';
 import type { Row } from '../models/define';
+import { authenticationCount } from '../models/application-auth';
+import { openGrantCount } from '../models/application-access';
+import { inUse } from '../models/blockers';
 import { configsWhere } from '../models/stream-config';
 import { groupResource } from './groups';
 import { instanceResource } from './instances';
@@ -60,10 +63,15 @@ export const environmentResource: Resource = {
   ],
   policy: environmentPolicy,
   check,
-  // Principals, credentials, deployments and open grants join these blockers when they land.
+  // Deployments join these blockers when they land.
   blockers: async (ctx, row, transaction) => {
     const configs = await configsWhere(ctx.models, { environmentUid: row.uid }, transaction);
-    return configs.length > 0 ? `Environment ${row.shortName} has stream config(s) ${configs.join(', ')}; delete them first` : null;
+    if (configs.length > 0) return `Environment ${row.shortName} has stream config(s) ${configs.join(', ')}; delete them first`;
+    const where = { environmentUid: row.uid };
+    return inUse(`Environment ${row.shortName}`, {
+      ...(await authenticationCount(ctx.models, where, transaction)),
+      'open access grant': await openGrantCount(ctx.models.ApplicationAccessGrant, where, transaction),
+    });
   },
   links: (_row, _ctx, self) => ({ synchronize: link(`${self}/synchronize`) }),
 };

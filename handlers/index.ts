@@ -20,6 +20,8 @@ import * as schemaVersions from './schema-versions';
 import * as tenants from './tenants';
 import * as authorization from './authorization';
 import * as referenceData from './reference-data';
+import * as applicationAccess from './application-access';
+import * as applicationAccessGrants from './application-access-grants';
 
 type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
 
@@ -44,6 +46,8 @@ export const handlers = {
   ...handlersOf(tenants),
   ...handlersOf(authorization),
   ...handlersOf(referenceData),
+  ...handlersOf(applicationAccess),
+  ...handlersOf(applicationAccessGrants),
 } satisfies Record<OperationId, Handler>;
 
 type Extra = Exclude<keyof typeof handlers, OperationId>;

@@ -3,6 +3,8 @@ import { canEditStream } from '../auth/policies/stream';
 import { streamConfigPolicy } from '../auth/policies/stream-config';
 import type { Row } from '../models/define';
 import { configOfPair } from '../models/stream-config';
+import { openGrantCount } from '../models/application-access';
+import { inUse } from '../models/blockers';
 import { pinProblem, propertyProblems, topicNameOf, topicNameProblem } from '../models/stream-config-rules';
 import { backwardProblems, type SchemaType } from '../schema-formats';
 import { associationHandlers } from './_lib/associations';
@@ -124,8 +126,9 @@ export const streamConfigResource: Resource = {
   ],
   policy: streamConfigPolicy,
   check,
-  // Open access grants on the config's stream in its environment will block the delete once grants land (issue 10).
-  blockers: async () => null,
+  blockers: async (ctx, row, transaction) => inUse(`Stream config ${row.topicName}`, {
+    'open access grant': await openGrantCount(ctx.models.ApplicationAccessGrant, { streamUid: row.streamUid, environmentUid: row.environmentUid }, transaction),
+  }),
   links: (_row, _ctx, self) => ({
     asyncapi: link(`${self}/asyncapi`),
     permissions: link(`${self}/permissions{?type}`, true),

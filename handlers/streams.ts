@@ -1,6 +1,8 @@
 import { mayAssignStreamOwners, streamPolicy } from '../auth/policies/stream';
 import type { Row } from '../models/define';
 import { streamProblems } from '../models/stream-rules';
+import { openGrantCount } from '../models/application-access';
+import { inUse } from '../models/blockers';
 import { configsWhere, streamHasPinnedVersions } from '../models/stream-config';
 import type { Transaction } from 'sequelize';
 import { associationHandlers } from './_lib/associations';
@@ -69,7 +71,9 @@ export const streamResource: Resource = {
   check,
   blockers: async (ctx, row, transaction) => {
     const configs = await configsWhere(ctx.models, { streamUid: row.uid }, transaction);
-    return configs.length > 0 ? `Stream ${row.name} has stream config(s) ${configs.join(', ')}; delete them first` : null;
+    if (configs.length > 0) return `Stream ${row.name} has stream config(s) ${configs.join(', ')}; delete them first`;
+    // Terminal grants and access rows go with the stream; open ones (imported without a config) must end first.
+    return inUse(`Stream ${row.name}`, { 'open access grant': await openGrantCount(ctx.models.ApplicationAccessGrant, { streamUid: row.uid }, transaction) });
   },
   links: (row, ctx) => ({ streamConfigs: link(`${ctx.base}/stream_configs/search/findByStream?stream=${row.uid}`) }),
 };

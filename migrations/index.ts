@@ -9,6 +9,7 @@ import * as m0007 from './0007-schemas';
 import * as m0008 from './0008-streams';
 import * as m0009 from './0009-stream-configs';
 import * as m0010 from './0010-application-access';
+import * as m0011 from './0011-application-authentications';
 
 export const migrations = [
   { name: '0001-initial', ...m0001 },
@@ -21,4 +22,5 @@ export const migrations = [
   { name: '0008-streams', ...m0008 },
   { name: '0009-stream-configs', ...m0009 },
   { name: '0010-application-access', ...m0010 },
+  { name: '0011-application-authentications', ...m0011 },
 ];

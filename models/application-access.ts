@@ -1,6 +1,6 @@
 import { DataTypes, type Sequelize, type Transaction } from 'sequelize';
 import { defineModel, type RowModel } from './define';
-import { isOpen, type GrantStatus } from './grant-state';
+import { isOpen, OPEN_STATUSES, type GrantStatus } from './grant-state';
 
 export function defineApplicationAccess(sequelize: Sequelize) {
   return defineModel(sequelize, 'ApplicationAccess', 'application_access', {
@@ -46,4 +46,9 @@ export async function moveGrant(grants: RowModel, m: GrantMove, transaction: Tra
     version: grants.sequelize!.literal('version + 1'),
   }, { where: { uid: m.uid, status: m.from }, transaction, silent: true, fields: ['status', 'processedBy', 'processedAt', 'openKey', 'modifiedBy', 'modifiedAt', 'version', ...(m.comment !== undefined ? ['comment'] : [])] });
   return changed === 1;
+}
+
+/** How many Pending or Approved grants match (delete blockers of applications, environments, streams, configs). */
+export function openGrantCount(grants: RowModel, where: Record<string, string>, transaction?: Transaction): Promise<number> {
+  return grants.count({ where: { ...where, status: OPEN_STATUSES as GrantStatus[] }, transaction });
 }

@@ -14,6 +14,7 @@ import { defineSchema, defineSchemaVersion } from './schema';
 import { defineStream } from './stream';
 import { defineApplicationAccess, defineApplicationAccessGrant } from './application-access';
 import { defineStreamConfig } from './stream-config';
+import { defineApplicationCredential, defineApplicationPrincipal } from './application-auth';
 import { defineConnectPlugin, defineRankedReference } from './reference-data';
 
 /** All models of one database connection. */
@@ -47,6 +48,8 @@ export function initModels(sequelize: Sequelize) {
     StreamConfigBrowseGroup: defineJoin(sequelize, 'StreamConfigBrowseGroup', 'stream_config_browse_groups'),
     ApplicationAccess: defineApplicationAccess(sequelize),
     ApplicationAccessGrant: defineApplicationAccessGrant(sequelize),
+    ApplicationPrincipal: defineApplicationPrincipal(sequelize),
+    ApplicationCredential: defineApplicationCredential(sequelize),
     SigningKey: defineSigningKey(sequelize),
     AuditEvent: defineAuditEvent(sequelize),
   };

@@ -13,5 +13,4 @@ export const createByRole: Partial<Record<ResourceType, (ctx: RequestContext) =>
   APPLICATION_PRINCIPAL: application,
   APPLICATION_CREDENTIAL: application,
   APPLICATION_DEPLOYMENT: application,
-  APPLICATION_ACCESS_GRANT: application,
 };

@@ -50,6 +50,8 @@ export function associationHandlers(resource: Resource) {
 
   /** Stores the new target list of one association and audits it as UPDATED. */
   const save = async (ctx: RequestContext, row: Row, assoc: AssociationDef, before: Row[], targets: string[]) => {
+    // Kept on the targets (an access's grants): the resource's own handlers write it, if anything does.
+    if (assoc.reverse) throw new MethodNotAllowedError(['GET', 'HEAD'], ctx.method);
     const old = before.map((r) => r.uid);
     if (assoc.immutable && JSON.stringify(old) !== JSON.stringify(targets)) throw new UnprocessableError(`${assoc.rel}: cannot be changed`);
     if (!assoc.many && assoc.required && targets.length === 0) throw new UnprocessableError(`${assoc.rel}: is required and cannot be removed`);

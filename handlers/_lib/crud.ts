@@ -30,11 +30,13 @@ export async function renderOne(resource: Resource, row: Row, ctx: RequestContex
   return (await items(resource, [row], related, ctx))[0];
 }
 
-export async function listing(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, path: string, extra: [string, string][], isSearch: boolean): Promise<Reply> {
+export async function listing(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, path: string, extra: [string, string][], isSearch: boolean,
+  render?: SearchDef['render']): Promise<Reply> {
   const page = parsePage(ctx.rawQuery, sortableAttributes(resource));
   const { rows, total } = await findPage(resource, ctx, where, page);
-  const options = { path, extra, page, total, canCreate: await resource.policy.canCreate(ctx), isSearch };
+  const options = { path, extra, page, total, canCreate: await resource.policy.canCreate(ctx), isSearch, rel: render?.rel };
   if (accepts(ctx, COMPACT)) return { status: 200, body: compact(resource, rows, options, ctx), contentType: COMPACT };
+  if (render) return hal(collection(resource, await render.items(rows, ctx), options, ctx));
   const related = await loadRelated(resource, rows, ctx);
   return hal(collection(resource, await items(resource, rows, related, ctx), options, ctx));
 }
@@ -164,7 +166,7 @@ export function resourceHandlers(resource: Resource) {
       }
       const extra = def.params.filter((p) => ctx.rawQuery[p.name] !== undefined)
         .map((p) => [p.name, String(ctx.rawQuery[p.name])] as [string, string]);
-      return listing(resource, ctx, where, `${collectionPath(ctx)}/search/${def.name}`, extra, true);
+      return listing(resource, ctx, where, `${collectionPath(ctx)}/search/${def.name}`, extra, true, def.render);
     };
   };
 
@@ -174,6 +176,13 @@ export function resourceHandlers(resource: Resource) {
 async function searchArgs(def: SearchDef, ctx: RequestContext): Promise<Record<string, unknown>> {
   const args: Record<string, unknown> = {};
   for (const p of def.params) {
+    if (p.many) {
+      const given = ([] as string[]).concat(ctx.rawQuery[p.name] ?? []);
+      const values = given.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+      if (values.length > 0) args[p.name] = values;
+      else if (p.required) throw new BadRequestError([`${p.name}: is required`], [{ field: p.name, message: 'is required' }]);
+      continue;
+    }
     const raw = ctx.query[p.name] ?? ctx.rawQuery[p.name];
     const value = Array.isArray(raw) ? raw[0] : raw;
     if (value === undefined || value === '') {

@@ -59,6 +59,7 @@ export async function readInput(resource: Resource, ctx: RequestContext, mode: M
   }
   const links = new Map<AssociationDef, string[]>();
   for (const assoc of resource.associations) {
+    if (assoc.reverse) continue;
     if (assoc.many) await readMany(assoc, body, mode, ctx, links, transaction);
     else await readOne(assoc, body, mode, row, ctx, values, immutableChanges, transaction);
   }

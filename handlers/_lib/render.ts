@@ -27,11 +27,13 @@ export function summary(resource: Resource, row: Row, ctx: RequestContext): Reco
   return { ...wireFields(resource, row, ctx), ...commonFields(row), _links: { self: link(self) } };
 }
 
-export interface Rights { edit: boolean; delete: boolean }
+export interface Rights { edit: boolean; delete: boolean; actions?: Record<string, unknown> }
 
 export async function rightsOf(resource: Resource, row: Row, ctx: RequestContext): Promise<Rights> {
-  const hidden = resource.policy.hideDeleteLink?.(ctx, row) ?? false;
-  return { edit: await resource.policy.canEdit(ctx, row), delete: !hidden && (await resource.policy.canDelete(ctx, row)) };
+  const { policy } = resource;
+  const hidden = policy.hideDeleteLink?.(ctx, row) ?? false;
+  const actions = policy.actionLinks ? await policy.actionLinks(ctx, row, selfHref(resource, row, ctx)) : undefined;
+  return { edit: await policy.canEdit(ctx, row), delete: !hidden && (await policy.canDelete(ctx, row)), actions };
 }
 
 export function item(resource: Resource, row: Row, related: Related, rights: Rights, ctx: RequestContext): Record<string, unknown> {
@@ -47,7 +49,7 @@ export function item(resource: Resource, row: Row, related: Related, rights: Rig
   }
   if (rights.edit) links.edit = link(self);
   if (rights.delete) links.delete = link(self);
-  Object.assign(links, resource.links ? resource.links(row, ctx, self, mine) : {});
+  Object.assign(links, resource.links ? resource.links(row, ctx, self, mine) : {}, rights.actions ?? {});
   const body: Record<string, unknown> = { ...wireFields(resource, row, ctx), ...commonFields(row) };
   if (Object.keys(embedded).length > 0) body._embedded = embedded;
   body._links = links;
@@ -67,8 +69,23 @@ export async function items(resource: Resource, rows: Row[], related: Related, c
       bodies[i] = { ...bodies[i], [assoc.rel]: target ? shown.get(target.uid) : null };
     });
   }
+  await embedCustom(resource, rows, related, bodies, ctx);
   await inlineIntoSummaries(resource, rows, related, bodies, ctx);
   return bodies;
+}
+
+/** To-many associations with their own embedded shape (`embed`), rendered for the whole page at once. */
+async function embedCustom(resource: Resource, rows: Row[], related: Related, bodies: Record<string, unknown>[], ctx: RequestContext) {
+  for (const assoc of resource.associations.filter((a) => a.many && a.embed)) {
+    const targetsOf = (r: Row) => (related.get(r.uid)?.get(assoc.rel) as Row[] | undefined) ?? [];
+    const all = rows.flatMap(targetsOf);
+    const shown = all.length === 0 ? [] : await assoc.embed!(all, ctx);
+    const byUid = new Map(all.map((t, i) => [t.uid as string, shown[i]]));
+    rows.forEach((r, i) => {
+      const embedded = bodies[i]._embedded as Record<string, unknown> | undefined;
+      if (embedded) embedded[assoc.rel] = targetsOf(r).map((t) => byUid.get(t.uid));
+    });
+  }
 }
 
 /** An embedded to-one summary carries its target's inline associations too (a version's `_embedded.schema.owners`). */
@@ -107,6 +124,8 @@ export interface CollectionOptions {
   canCreate: boolean;
   /** Search results have no search/create links of their own. */
   isSearch?: boolean;
+  /** The relation the items are embedded under; default the collection's. */
+  rel?: string;
 }
 
 export function collection(resource: Resource, embeddedItems: Record<string, unknown>[], o: CollectionOptions, ctx: RequestContext) {
@@ -117,7 +136,7 @@ export function collection(resource: Resource, embeddedItems: Record<string, unk
     if (resource.searches.length > 0) links.search = link(`${ctx.base}/${resource.collection}/search`);
     if (o.canCreate) links.create = link(`${ctx.base}/${resource.collection}`);
   }
-  return { _embedded: { [resource.collection]: embeddedItems }, _links: links, page: info };
+  return { _embedded: { [o.rel ?? resource.collection]: embeddedItems }, _links: links, page: info };
 }
 
 /** `Accept: application/x-spring-data-compact+json`: links only. */

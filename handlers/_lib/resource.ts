@@ -42,6 +42,13 @@ export interface AssociationDef {
   attribute?: string;
   /** To-many: the join model name in Models. */
   join?: keyof Models;
+  /**
+   * To-many kept on the target rows instead of a join table: the target's attribute holding the source uid (an
+   * access's grants). Read-only through the generic layer: body fields and association writes do not change it.
+   */
+  reverse?: string;
+  /** To-many: how the targets appear in `_embedded`, all rows of a page at once, instead of their summaries. */
+  embed?: (targets: Row[], ctx: RequestContext) => Promise<Record<string, unknown>[]>;
   required?: boolean;
   immutable?: boolean;
   /**
@@ -54,6 +61,8 @@ export interface AssociationDef {
 export interface SearchParam {
   name: string;
   required?: boolean;
+  /** Repeatable and comma-separated (`statuses=Pending,Approved&statuses=Revoked`): a string array. */
+  many?: boolean;
   /** The parameter names a resource: resolved as a reference (unknown → 404). */
   ref?: () => Resource;
 }
@@ -64,6 +73,8 @@ export interface SearchDef {
   /** One item (404 when none) instead of a page. */
   single?: boolean;
   where: (args: Record<string, any>, ctx: RequestContext) => WhereOptions | Promise<WhereOptions>;
+  /** A page embedded under another relation than the collection's, with items of another shape (CONTRACT §5.14). */
+  render?: { rel: string; items: (rows: Row[], ctx: RequestContext) => Promise<Record<string, unknown>[]> };
 }
 
 export interface Policy {
@@ -79,6 +90,8 @@ export interface Policy {
    * names the parent, of `/auth` type `parent`, and asks `allowed` about it (CONTRACT §7.1).
    */
   canCreateIn?: { parent: string; allowed: (ctx: RequestContext, parent: Row) => boolean | Promise<boolean> };
+  /** Links to the actions the caller may take on the row now (a grant's `approve`, `revoke`, …). */
+  actionLinks?: (ctx: RequestContext, row: Row, self: string) => Promise<Record<string, unknown>>;
   /** Actions beyond view/create/edit/delete (auth/actions.ts SPECIAL_ACTIONS), e.g. ENVIRONMENT_SYNCHRONIZE. */
   actions?: Partial<Record<string, (ctx: RequestContext, row: Row) => boolean | Promise<boolean>>>;
 }

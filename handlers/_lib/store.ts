@@ -77,6 +77,7 @@ async function loadOne(assoc: AssociationDef, rows: Row[], ctx: RequestContext, 
 }
 
 async function loadMany(assoc: AssociationDef, rows: Row[], ctx: RequestContext, related: Related, transaction?: Transaction) {
+  if (assoc.reverse) return loadReverse(assoc, assoc.reverse, rows, ctx, related, transaction);
   const join = ctx.models[assoc.join!] as any;
   const links: { sourceUid: string; targetUid: string }[] = rows.length === 0 ? [] : await join.findAll({
     where: { sourceUid: rows.map((r) => r.uid) }, order: [['position', 'ASC'], ['targetUid', 'ASC']], transaction,
@@ -89,6 +90,15 @@ async function loadMany(assoc: AssociationDef, rows: Row[], ctx: RequestContext,
     const t = byUid.get(l.targetUid);
     if (t) (related.get(l.sourceUid)!.get(assoc.rel) as Row[]).push(t);
   }
+}
+
+async function loadReverse(assoc: AssociationDef, attribute: string, rows: Row[], ctx: RequestContext, related: Related, transaction?: Transaction) {
+  for (const r of rows) related.get(r.uid)!.set(assoc.rel, []);
+  if (rows.length === 0) return;
+  const targets = await assoc.target().model(ctx.models).findAll({
+    where: { [attribute]: rows.map((r) => r.uid) }, order: [['createdAt', 'ASC'], ['uid', 'ASC']], transaction,
+  });
+  for (const t of targets) (related.get(t[attribute])?.get(assoc.rel) as Row[] | undefined)?.push(t);
 }
 
 /** Replaces the links of a to-many association, keeping the given order. */

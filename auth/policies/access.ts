@@ -1,0 +1,114 @@
+/**
+ * Application access and its grants (CONTRACT §5.13, §5.14, §6.1, §7). Visible to the owners of the application,
+ * the stream or (grants) the environment, and to APPLICATION_ADMIN, STREAM_ADMIN and tenant admins. Requests are
+ * made by app editors; approvers are the stream's editors. The state machine (models/grant-state.ts) decides what
+ * each may do to a grant in its current status: links, `/auth` and the endpoints all ask it through here.
+ */
+import { Op, type WhereOptions } from 'sequelize';
+import type { RequestContext } from '../../handlers/_lib/context';
+import { link } from '../../handlers/_lib/hal';
+import type { Policy } from '../../handlers/_lib/resource';
+import type { Row, RowModel } from '../../models/define';
+import { availableActions, type Capacities, type GrantAction, type GrantStatus } from '../../models/grant-state';
+import { groupsOf, hasRole } from '../permissions';
+import { APPLICATION_ADMIN, canEditApplication } from './application';
+import { canEditStream, STREAM_ADMIN } from './stream';
+
+const NOTHING: WhereOptions = { uid: { [Op.in]: [] } };
+
+async function ownedUids(ctx: RequestContext, model: RowModel, groups: string[]): Promise<string[]> {
+  const rows = await model.findAll({ where: { tenantUid: ctx.principal.tenant.uid, ownersUid: groups }, attributes: ['uid'] });
+  return rows.map((r) => r.uid as string);
+}
+
+/** What the caller owns among applications, streams and environments; undefined when it sees every grant. */
+async function owned(ctx: RequestContext) {
+  if (hasRole(ctx, APPLICATION_ADMIN, STREAM_ADMIN)) return undefined;
+  const groups = [...(await groupsOf(ctx))];
+  if (groups.length === 0) return null;
+  const { Application, Stream, Environment } = ctx.models;
+  const [applications, streams, environments] = await Promise.all([Application, Stream, Environment].map((m) => ownedUids(ctx, m, groups)));
+  return { applications, streams, environments };
+}
+
+async function grantVisibility(ctx: RequestContext): Promise<WhereOptions | undefined> {
+  const mine = await owned(ctx);
+  if (mine === undefined) return undefined;
+  if (mine === null) return NOTHING;
+  return { [Op.or]: [{ applicationUid: mine.applications }, { streamUid: mine.streams }, { environmentUid: mine.environments }] };
+}
+
+async function accessVisibility(ctx: RequestContext): Promise<WhereOptions | undefined> {
+  const mine = await owned(ctx);
+  if (mine === undefined) return undefined;
+  if (mine === null) return NOTHING;
+  const inMyEnvironments = mine.environments.length === 0 ? [] : await ctx.models.ApplicationAccessGrant.findAll({
+    where: { environmentUid: mine.environments }, attributes: ['accessUid'],
+  });
+  return { [Op.or]: [{ applicationUid: mine.applications }, { streamUid: mine.streams }, { uid: [...new Set(inMyEnvironments.map((g) => g.accessUid as string))] }] };
+}
+
+const rowCache = new WeakMap<object, Map<string, Promise<Row | null>>>();
+
+/** An application or stream row, read once per request however many grants of a page name it. */
+function cachedRow(ctx: RequestContext, model: 'Application' | 'Stream', uid: string): Promise<Row | null> {
+  let cache = rowCache.get(ctx.principal);
+  if (!cache) rowCache.set(ctx.principal, (cache = new Map()));
+  const key = `${model}:${uid}`;
+  let found = cache.get(key);
+  if (!found) cache.set(key, (found = ctx.models[model].findOne({ where: { uid } })));
+  return found;
+}
+
+/** The caller's standing towards a grant: approver (stream editor) and/or app editor. */
+export async function grantCapacities(ctx: RequestContext, grant: Row): Promise<Capacities> {
+  const [application, stream] = await Promise.all([cachedRow(ctx, 'Application', grant.applicationUid), cachedRow(ctx, 'Stream', grant.streamUid)]);
+  return {
+    approver: !!stream && (await canEditStream(ctx, stream)),
+    appEditor: !!application && (await canEditApplication(ctx, application)),
+  };
+}
+
+async function allows(ctx: RequestContext, grant: Row, action: GrantAction): Promise<boolean> {
+  return availableActions(grant.status as GrantStatus, await grantCapacities(ctx, grant)).includes(action);
+}
+
+/** Where each action is taken (CONTRACT §5.14): approve and cancel on the item, deny and revoke below it. */
+const ACTION_HREF: Record<GrantAction, (self: string) => string> = {
+  approve: (self) => self, deny: (self) => `${self}/deny`, cancel: (self) => self, revoke: (self) => `${self}/revoke`,
+};
+
+export async function grantActionLinks(ctx: RequestContext, grant: Row, self: string): Promise<Record<string, unknown>> {
+  const actions = availableActions(grant.status as GrantStatus, await grantCapacities(ctx, grant));
+  return Object.fromEntries(actions.map((a) => [a, link(ACTION_HREF[a](self))]));
+}
+
+/** Who could request access for some application: its possible editors (the body names which, checked there). */
+const mayRequestSome = async (ctx: RequestContext) => hasRole(ctx, 'APPLICATION_AUTHOR', APPLICATION_ADMIN) || (await groupsOf(ctx)).size > 0;
+
+export const grantPolicy: Policy = {
+  canCreate: mayRequestSome,
+  canCreateIn: { parent: 'APPLICATION', allowed: canEditApplication },
+  // PUT approves and DELETE cancels: `edit` and `delete` are offered exactly when those would succeed.
+  canEdit: (ctx, row) => allows(ctx, row, 'approve'),
+  canDelete: (ctx, row) => allows(ctx, row, 'cancel'),
+  visible: grantVisibility,
+  actionLinks: grantActionLinks,
+  actions: {
+    GRANT_APPROVE: (ctx, row) => allows(ctx, row, 'approve'),
+    GRANT_DENY: (ctx, row) => allows(ctx, row, 'deny'),
+    GRANT_REVOKE: (ctx, row) => allows(ctx, row, 'revoke'),
+    GRANT_CANCEL: (ctx, row) => allows(ctx, row, 'cancel'),
+  },
+};
+
+/** The application's editors may re-send its (immutable) fields; nobody deletes an access row (405). */
+export const accessPolicy: Policy = {
+  canCreate: mayRequestSome,
+  canEdit: async (ctx, row) => {
+    const application = await cachedRow(ctx, 'Application', row.applicationUid);
+    return !!application && canEditApplication(ctx, application);
+  },
+  canDelete: () => false,
+  visible: accessVisibility,
+};

@@ -1,0 +1,128 @@
+import { Op } from 'sequelize';
+import { grantPolicy } from '../auth/policies/access';
+import type { Row } from '../models/define';
+import { GRANT_STATUSES } from '../models/grant-state';
+import { associationHandlers } from './_lib/associations';
+import type { RequestContext } from './_lib/context';
+import { renderOne, resourceHandlers } from './_lib/crud';
+import { BadRequestError, ForbiddenError } from './_lib/errors';
+import { validatorHeaders } from './_lib/etag';
+import { itemHref, link, timestamp } from './_lib/hal';
+import { mutate } from './_lib/mutation';
+import { hal, noContent, plain, withPrecheck, type Handler } from './_lib/reply';
+import type { Resource } from './_lib/resource';
+import { findVisible, resolveBodyRef } from './_lib/store';
+import { applicationResource } from './applications';
+import { grantSearchItems, plainGrant } from './dto/grant';
+import { environmentResource } from './environments';
+import { actOnGrant, mayRequest, requestGrant } from './grants/workflow';
+import { streamResource } from './streams';
+
+const ACCESS_TYPES = ['CONSUMER', 'PRODUCER'];
+const squash = (v: string) => v.replace(/[\s_-]+/g, '').toUpperCase();
+const titleCase = (v: unknown) => (typeof v === 'string' ? v.charAt(0) + v.slice(1).toLowerCase() : v);
+
+/** Query values of an enum, matched like enum input everywhere (CONTRACT §4.3); unknown → 400 naming the parameter. */
+function enumArg(name: string, values: string[], allowed: readonly string[]): string[] {
+  return values.map((v) => {
+    const hit = allowed.find((a) => squash(a) === squash(v));
+    if (!hit) throw new BadRequestError([`${name}: must be one of ${allowed.join(', ')}`], [{ field: name, message: `must be one of ${allowed.join(', ')}`, rejectedValue: v }]);
+    return hit;
+  });
+}
+
+export const grantResource: Resource = {
+  collection: 'application_access_grants',
+  itemRel: 'applicationAccessGrant',
+  model: (m) => m.ApplicationAccessGrant,
+  auditType: 'Application',
+  auditName: (row) => row.uid,
+  fields: [
+    { name: 'status', readOnly: true },
+    // Title case on the HAL item only (CONTRACT §4.3); the plain reply and the search keep CONSUMER/PRODUCER.
+    { name: 'accessType', readOnly: true, output: titleCase },
+    { name: 'comment', readOnly: true },
+    { name: 'requestedBy', readOnly: true },
+    { name: 'processedBy', readOnly: true },
+    { name: 'requested_at', attribute: 'requestedAt', readOnly: true, output: timestamp },
+    { name: 'processed_at', attribute: 'processedAt', readOnly: true, output: timestamp },
+  ],
+  computed: (row) => ({ id: row.uid, pending: row.status === 'Pending', approved: row.status === 'Approved' }),
+  associations: [
+    { rel: 'application', target: () => applicationResource, many: false, attribute: 'applicationUid', required: true, immutable: true },
+    { rel: 'stream', target: () => streamResource, many: false, attribute: 'streamUid', required: true, immutable: true },
+    { rel: 'environment', target: () => environmentResource, many: false, attribute: 'environmentUid', required: true, immutable: true },
+  ],
+  searches: [
+    {
+      name: 'findByAttributes',
+      params: [
+        { name: 'streamId', ref: () => streamResource },
+        { name: 'applicationId', ref: () => applicationResource },
+        { name: 'environmentId', ref: () => environmentResource },
+        { name: 'accessType' },
+        { name: 'statuses', many: true },
+      ],
+      where: (a) => ({
+        [Op.and]: [
+          a.streamId ? { streamUid: (a.streamId as Row).uid } : {},
+          a.applicationId ? { applicationUid: (a.applicationId as Row).uid } : {},
+          a.environmentId ? { environmentUid: (a.environmentId as Row).uid } : {},
+          a.accessType ? { accessType: enumArg('accessType', [a.accessType], ACCESS_TYPES)[0] } : {},
+          a.statuses ? { status: enumArg('statuses', a.statuses, GRANT_STATUSES) } : {},
+        ],
+      }),
+      render: { rel: 'applicationAccessGrantResponses', items: grantSearchItems },
+    },
+  ],
+  policy: grantPolicy,
+  links: (row, ctx) => ({ applicationAccess: link(itemHref(ctx.base, 'application_access', row.accessUid)) }),
+};
+
+const h = resourceHandlers(grantResource);
+export const listApplicationAccessGrants = h.list;
+export const getApplicationAccessGrant = h.get;
+export const listApplicationAccessGrantSearches = h.searchIndex;
+export const findApplicationAccessGrantsByAttributes = h.search('findByAttributes');
+
+const a = associationHandlers(grantResource);
+export const getApplicationAccessGrantAssociation = a.get;
+
+const mayCreate = async (ctx: RequestContext) => {
+  if (!(await grantPolicy.canCreate(ctx))) throw new ForbiddenError('You may not request application access');
+};
+
+/** CONTRACT §5.14: the request answers the plain grant (not HAL), which the Terraform provider decodes. */
+export const createApplicationAccessGrant: Handler = withPrecheck(async (ctx) => {
+  await mayCreate(ctx);
+  const body = ctx.body as { applicationId: unknown; streamId: unknown; environmentId: unknown; accessType: string };
+  const application = await resolveBodyRef(applicationResource, ctx, 'applicationId', body.applicationId);
+  const stream = await resolveBodyRef(streamResource, ctx, 'streamId', body.streamId);
+  const environment = await resolveBodyRef(environmentResource, ctx, 'environmentId', body.environmentId);
+  await mayRequest(ctx, application);
+  const grant = await mutate(ctx, async (transaction) => {
+    const made = await requestGrant(ctx, { application, stream, environment, accessType: body.accessType }, transaction);
+    return { result: made.grant, audit: made.audit };
+  });
+  return plain(await plainGrant(ctx, grant), 201, { Location: itemHref(ctx.base, grantResource.collection, grant.uid), ...validatorHeaders(grant) });
+}, mayCreate);
+
+const reasonOf = (ctx: RequestContext): string | null | undefined => (ctx.body as { reason?: string | null } | undefined)?.reason;
+
+/** approve, deny and revoke answer the grant as it is now. */
+const decision = (action: 'approve' | 'deny' | 'revoke'): Handler => async (ctx) => {
+  const grant = await findVisible(grantResource, ctx, ctx.params.id);
+  await actOnGrant(ctx, grant, action, action === 'approve' ? undefined : reasonOf(ctx));
+  return hal(await renderOne(grantResource, grant, ctx), 200, validatorHeaders(grant));
+};
+
+export const approveApplicationAccessGrant = decision('approve');
+export const denyApplicationAccessGrant = decision('deny');
+export const revokeApplicationAccessGrant = decision('revoke');
+
+/** Cancel keeps the row; a grant that is already over is left as it is (204 all the same). */
+export const cancelApplicationAccessGrant: Handler = async (ctx) => {
+  const grant = await findVisible(grantResource, ctx, ctx.params.id);
+  await actOnGrant(ctx, grant, 'cancel');
+  return noContent();
+};

@@ -1,0 +1,128 @@
+/**
+ * The access-grant use cases behind both `/application_access_grants` and `/application_access/{id}/grants`
+ * (CONTRACT §6.1): a request, and a decision on an existing grant. The state machine itself is pure
+ * (models/grant-state.ts); here it meets rights, preconditions, the compare-and-set in the database and the audit
+ * entry, all in one transaction.
+ */
+import { UniqueConstraintError, type Transaction } from 'sequelize';
+import { canEditApplication } from '../../auth/policies/application';
+import { grantCapacities } from '../../auth/policies/access';
+import { authenticatesIn } from '../../models/application-auth';
+import { moveGrant, openKey } from '../../models/application-access';
+import type { AuditEntry } from '../../models/audit-event';
+import type { Row } from '../../models/define';
+import { decide, requestedStatus, type GrantAction, type GrantStatus } from '../../models/grant-state';
+import { configOfPair } from '../../models/stream-config';
+import type { RequestContext } from '../_lib/context';
+import { ConflictError, ForbiddenError, UnprocessableError } from '../_lib/errors';
+import { checkIfMatch } from '../_lib/etag';
+import { mutate } from '../_lib/mutation';
+
+export interface GrantRequest { application: Row; stream: Row; environment: Row; accessType: string }
+
+/** Audit entries of grants are filed under the application (CONTRACT §8); the grant and its context go into details. */
+function grantEntry(action: string, grant: Row, parts: { application: Row; stream: Row; environment: Row }, extra: Record<string, unknown> = {}): AuditEntry {
+  return {
+    action, resourceType: 'Application', resourceName: parts.application.shortName, resourceId: parts.application.uid,
+    details: { grant: grant.uid, stream: parts.stream.name, environment: parts.environment.shortName, accessType: grant.accessType, ...extra },
+  };
+}
+
+/** 403 unless the caller edits the application: only its editors ask access for it. */
+export async function mayRequest(ctx: RequestContext, application: Row): Promise<void> {
+  if (!(await canEditApplication(ctx, application))) {
+    throw new ForbiddenError(`Only the editors of application ${application.shortName} may request access for it`);
+  }
+}
+
+/** The access row of (application, stream, access type), made by the first request when nobody made it before. */
+async function accessFor(ctx: RequestContext, r: GrantRequest, transaction: Transaction): Promise<Row> {
+  const where = { applicationUid: r.application.uid, streamUid: r.stream.uid, accessType: r.accessType };
+  const { ApplicationAccess } = ctx.models;
+  const existing = await ApplicationAccess.findOne({ where, transaction });
+  if (existing) return existing;
+  try {
+    // A savepoint: a concurrent first request for another environment may insert the same row; then use theirs.
+    return await ctx.models.sequelize.transaction({ transaction }, (savepoint) => ApplicationAccess.create({
+      tenantUid: ctx.principal.tenant.uid, ...where, createdBy: ctx.principal.email, modifiedBy: ctx.principal.email,
+    }, { transaction: savepoint }));
+  } catch (err) {
+    if (!(err instanceof UniqueConstraintError)) throw err;
+    // A locking read sees the other transaction's committed row even under MariaDB's repeatable read.
+    return (await ApplicationAccess.findOne({ where, transaction, lock: transaction.LOCK.UPDATE }))!;
+  }
+}
+
+/**
+ * A new grant (CONTRACT §6.1): Pending, or Approved at once where the environment approves automatically. 422 when
+ * the stream is not configured there or the application cannot authenticate there; 409 for a second open grant.
+ * Runs in the caller's transaction and answers the grant with its audit entries.
+ */
+export async function requestGrant(ctx: RequestContext, r: GrantRequest, transaction: Transaction): Promise<{ grant: Row; audit: AuditEntry[] }> {
+  const { application, stream, environment, accessType } = r;
+  if (!(await configOfPair(ctx.models, stream.uid, environment.uid, transaction))) {
+    throw new UnprocessableError(`Stream ${stream.name} is not configured in environment ${environment.shortName}`);
+  }
+  if (!(await authenticatesIn(ctx.models, application.uid, environment.uid, transaction))) {
+    throw new UnprocessableError(`Application ${application.shortName} has no principal or credential in environment ${environment.shortName}`);
+  }
+  const identity = { applicationUid: application.uid, streamUid: stream.uid, environmentUid: environment.uid, accessType };
+  const clash = () => new ConflictError(
+    `Application ${application.shortName} already has an open ${accessType} grant for stream ${stream.name} in environment ${environment.shortName}`);
+  const { ApplicationAccessGrant } = ctx.models;
+  if (await ApplicationAccessGrant.findOne({ where: { openKey: openKey(identity, 'Pending') }, attributes: ['uid'], transaction })) throw clash();
+  const access = await accessFor(ctx, r, transaction);
+  const status = requestedStatus({ authorizationIssuer: environment.authorizationIssuer, visibility: environment.visibility });
+  const now = new Date();
+  const by = ctx.principal.email;
+  let grant: Row;
+  try {
+    grant = await ApplicationAccessGrant.create({
+      tenantUid: ctx.principal.tenant.uid, accessUid: access.uid, ...identity, status, comment: null,
+      requestedBy: by, requestedAt: now, processedBy: null, processedAt: status === 'Approved' ? now : null,
+      openKey: openKey(identity, status), createdBy: by, modifiedBy: by,
+    }, { transaction });
+  } catch (err) {
+    // The unique open_key decides between two concurrent requests for the same grant.
+    if (err instanceof UniqueConstraintError) throw clash();
+    throw err;
+  }
+  const parts = { application, stream, environment };
+  const audit = [grantEntry('APPLICATION_ACCESS_REQUESTED', grant, parts)];
+  if (status === 'Approved') audit.push(grantEntry('APPLICATION_ACCESS_APPROVED', grant, parts, { auto: true }));
+  return { grant, audit };
+}
+
+async function partsOf(ctx: RequestContext, grant: Row, transaction: Transaction) {
+  // One after the other: a transaction is one connection, which runs one query at a time.
+  const application = await ctx.models.Application.findOne({ where: { uid: grant.applicationUid }, transaction });
+  const stream = await ctx.models.Stream.findOne({ where: { uid: grant.streamUid }, transaction });
+  const environment = await ctx.models.Environment.findOne({ where: { uid: grant.environmentUid }, transaction });
+  return { application: application!, stream: stream!, environment: environment! };
+}
+
+/**
+ * Takes `requested` on a visible grant: 403 without the right, 412 on a stale `If-Match`, 422 for an illegal move,
+ * nothing for a cancel of a grant that is already over, else the move as a compare-and-set with its audit entry.
+ * A decision that lost a race to another one answers 409. `reason` (deny, revoke, cancel) becomes the comment.
+ * Answers whether the grant moved; the row is reloaded when it did.
+ */
+export async function actOnGrant(ctx: RequestContext, grant: Row, requested: GrantAction, reason?: string | null): Promise<boolean> {
+  const decision = decide(grant.status as GrantStatus, requested, await grantCapacities(ctx, grant));
+  if (decision.kind === 'forbidden') throw new ForbiddenError(decision.message);
+  checkIfMatch(ctx, grant);
+  if (decision.kind === 'illegal') throw new UnprocessableError(decision.message);
+  if (decision.kind === 'unchanged') return false;
+  const comment = requested === 'approve' ? undefined : reason;
+  await mutate(ctx, async (transaction) => {
+    const moved = await moveGrant(ctx.models.ApplicationAccessGrant, {
+      uid: grant.uid, from: decision.from, to: decision.to, by: ctx.principal.email, comment, grant: grant as never,
+    }, transaction);
+    if (!moved) throw new ConflictError(`Application Access Grant ${grant.uid} was changed by a concurrent request; reload it and retry`);
+    const extra: Record<string, unknown> = { status: { old: decision.from, new: decision.to } };
+    if (comment !== undefined && comment !== null) extra.reason = comment;
+    return { result: undefined, audit: [grantEntry(decision.audit, grant, await partsOf(ctx, grant, transaction), extra)] };
+  });
+  await grant.reload();
+  return true;
+}

@@ -1,0 +1,65 @@
+/**
+ * A tenant ready for access requests: an application owned by one group, a stream owned by another, configured
+ * in a "Stream owner" environment and an Auto one, and the application able to authenticate in both.
+ * Principals and credentials are inserted through the models until their API lands (issue 11).
+ */
+import { randomBytes } from 'node:crypto';
+import { call, createUser, type TestApp, type TestTenant, type TestUser } from './app';
+
+const hex = () => randomBytes(4).toString('hex');
+
+export async function insertPrincipal(app: TestApp, tenantUid: string, applicationUid: string, environmentUid: string) {
+  const id = hex();
+  return app.models.ApplicationPrincipal.create({
+    tenantUid, applicationUid, environmentUid, principal: `CN=fixture-${id}`, identity: `custom:fixture-${id}`, type: 'OAUTH', custom: true, active: true,
+  });
+}
+
+export async function insertCredential(app: TestApp, tenantUid: string, applicationUid: string, environmentUid: string) {
+  return app.models.ApplicationCredential.create({
+    tenantUid, applicationUid, environmentUid, target: 'KAFKA', username: `fixture-${hex()}`, types: [{ type: 'SCRAM_SHA_512' }], secret: 'fixture',
+  });
+}
+
+export interface AccessWorld {
+  appOwner: TestUser;
+  streamOwner: TestUser;
+  appTeam: any;
+  streamTeam: any;
+  instance: any;
+  /** authorizationIssuer `Stream owner`. */
+  managed: any;
+  /** authorizationIssuer `Auto`. */
+  auto: any;
+  application: any;
+  stream: any;
+  /** A second stream, configured in both environments. */
+  other: any;
+}
+
+export async function accessWorld(app: TestApp, t: TestTenant, tag = 'aw'): Promise<AccessWorld> {
+  const admin = t.admin.token;
+  const post = async (path: string, body: unknown, token = admin) => {
+    const res = await call(app, 'POST', path, { token, body });
+    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
+    return res.body;
+  };
+  const appOwner = await createUser(app, t, ['APPLICATION_AUTHOR'], `${tag}-appowner`);
+  const streamOwner = await createUser(app, t, ['STREAM_AUTHOR'], `${tag}-streamowner`);
+  const appTeam = await post('/groups', { name: `${tag} App Team`, members: [appOwner.user.uid] });
+  const streamTeam = await post('/groups', { name: `${tag} Stream Team`, members: [streamOwner.user.uid] });
+  const instance = await post('/instances', { name: `${tag} Instance`, shortName: `${tag}inst` });
+  const managed = await post('/environments', { name: `${tag}-managed`, shortName: `${tag}managed`, instance: instance.uid, owners: streamTeam.uid });
+  const auto = await post('/environments', { name: `${tag}-auto`, shortName: `${tag}auto`, instance: instance.uid, owners: streamTeam.uid, authorizationIssuer: 'Auto' });
+  const application = await post('/applications', {
+    applicationId: `io.${tag}.billing`, name: `${tag} Billing`, shortName: `${tag}_billing`, applicationType: 'Custom', type: 'Java', owners: appTeam.uid,
+  }, appOwner.token);
+  const stream = await post('/streams', { name: `${tag}-payments`, keyType: 'String', valueType: 'String', owners: streamTeam.uid }, streamOwner.token);
+  const other = await post('/streams', { name: `${tag}-refunds`, keyType: 'String', valueType: 'String', owners: streamTeam.uid }, streamOwner.token);
+  for (const s of [stream, other]) {
+    for (const env of [managed, auto]) await post('/stream_configs', { stream: s.uid, environment: env.uid }, streamOwner.token);
+  }
+  await insertPrincipal(app, t.tenant.uid, application.uid, managed.uid);
+  await insertCredential(app, t.tenant.uid, application.uid, auto.uid);
+  return { appOwner, streamOwner, appTeam, streamTeam, instance, managed, auto, application, stream, other };
+}
