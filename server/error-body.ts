@@ -19,6 +19,7 @@ export function errorReply(err: unknown, requestId: string): HttpError {
     return new ConflictError(field ? `${field}: already exists` : 'A resource with the same unique value already exists');
   }
   if (err instanceof OptimisticLockError) return new ConflictError('The resource was changed by a concurrent update; reload and retry');
+  if (isDeadlock(err)) return new ConflictError('The request collided with a concurrent one; retry it');
   if (err instanceof ForeignKeyConstraintError) return new UnprocessableError('The resource is in use by other resources');
   logger.error({ requestId, err: err instanceof BaseError ? { name: err.name, message: err.message } : err }, 'unhandled error');
   return new HttpError(500, 'Internal server error', ['Internal server error']);
@@ -37,6 +38,12 @@ function httpClientError(err: unknown): HttpError | undefined {
 /** `short_name_key` → `shortName`. */
 function wireName(column: string): string {
   return column.replace(/_key$/, '').replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** The database chose this transaction as a deadlock victim (PostgreSQL 40P01, MySQL/MariaDB 1213 / 40001). */
+function isDeadlock(err: unknown): boolean {
+  const parent = (err as { parent?: { code?: unknown; errno?: unknown; sqlState?: unknown } })?.parent ?? {};
+  return parent.code === '40P01' || parent.errno === 1213 || parent.code === 'ER_LOCK_DEADLOCK' || parent.sqlState === '40001';
 }
 
 function isDriverConnectionError(err: unknown): boolean {

@@ -48,8 +48,10 @@ async function accessFor(ctx: RequestContext, r: GrantRequest, transaction: Tran
     }, { transaction: savepoint }));
   } catch (err) {
     if (!(err instanceof UniqueConstraintError)) throw err;
-    // A locking read sees the other transaction's committed row even under MariaDB's repeatable read.
-    return (await ApplicationAccess.findOne({ where, transaction, lock: transaction.LOCK.UPDATE }))!;
+    // A locking read sees the other transaction's committed row even under MariaDB's repeatable read. A shared
+    // lock: the failed insert already holds one there, and exclusive ones requested by several such requests
+    // deadlock on MariaDB.
+    return (await ApplicationAccess.findOne({ where, transaction, lock: transaction.LOCK.SHARE }))!;
   }
 }
 
