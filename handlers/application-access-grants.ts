@@ -11,7 +11,7 @@ import { itemHref, link, timestamp } from './_lib/hal';
 import { mutate } from './_lib/mutation';
 import { hal, noContent, plain, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
-import { findVisible, resolveBodyRef } from './_lib/store';
+import { findVisible, resolveRequiredBodyRef } from './_lib/store';
 import { applicationResource } from './applications';
 import { grantSearchItems, plainGrant } from './dto/grant';
 import { environmentResource } from './environments';
@@ -96,9 +96,9 @@ const mayCreate = async (ctx: RequestContext) => {
 export const createApplicationAccessGrant: Handler = withPrecheck(async (ctx) => {
   await mayCreate(ctx);
   const body = ctx.body as { applicationId: unknown; streamId: unknown; environmentId: unknown; accessType: string };
-  const application = await resolveBodyRef(applicationResource, ctx, 'applicationId', body.applicationId);
-  const stream = await resolveBodyRef(streamResource, ctx, 'streamId', body.streamId);
-  const environment = await resolveBodyRef(environmentResource, ctx, 'environmentId', body.environmentId);
+  const application = await resolveRequiredBodyRef(applicationResource, ctx, 'applicationId', body.applicationId);
+  const stream = await resolveRequiredBodyRef(streamResource, ctx, 'streamId', body.streamId);
+  const environment = await resolveRequiredBodyRef(environmentResource, ctx, 'environmentId', body.environmentId);
   await mayRequest(ctx, application);
   const grant = await mutate(ctx, async (transaction) => {
     const made = await requestGrant(ctx, { application, stream, environment, accessType: body.accessType }, transaction);

@@ -77,8 +77,8 @@ const a = associationHandlers(accessResource);
 
 /** Environments named by a grants write: `text/uri-list`, URI JSON, compact links, or `{environment}`. */
 function environmentRefs(body: unknown): unknown[] {
-  if (body && typeof body === 'object' && !Array.isArray(body) && 'environment' in body) return [(body as { environment: unknown }).environment];
-  return targetsOf(body).filter((r) => !isNone(r));
+  const given = body && typeof body === 'object' && !Array.isArray(body) && 'environment' in body ? [(body as { environment: unknown }).environment] : targetsOf(body);
+  return given.filter((r) => !isNone(r));
 }
 
 /** The access and its application, once the caller is known to edit the application (404 → 403 → 412). */
