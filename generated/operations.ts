@@ -120,6 +120,61 @@ export const operations = {
     "path": "/application_access/{id}/{rel}/{propertyId}",
     "tag": "Application access"
   },
+  "listApplicationPrincipals": {
+    "method": "get",
+    "path": "/application_principals",
+    "tag": "Application principals"
+  },
+  "createApplicationPrincipal": {
+    "method": "post",
+    "path": "/application_principals",
+    "tag": "Application principals"
+  },
+  "listApplicationPrincipalSearches": {
+    "method": "get",
+    "path": "/application_principals/search",
+    "tag": "Application principals"
+  },
+  "findApplicationPrincipalsByApplication": {
+    "method": "get",
+    "path": "/application_principals/search/findByApplication",
+    "tag": "Application principals"
+  },
+  "findApplicationPrincipalsByApplicationAndEnvironment": {
+    "method": "get",
+    "path": "/application_principals/search/findByApplicationAndEnvironment",
+    "tag": "Application principals"
+  },
+  "findApplicationPrincipalsByEnvironment": {
+    "method": "get",
+    "path": "/application_principals/search/findByEnvironment",
+    "tag": "Application principals"
+  },
+  "getApplicationPrincipal": {
+    "method": "get",
+    "path": "/application_principals/{id}",
+    "tag": "Application principals"
+  },
+  "patchApplicationPrincipal": {
+    "method": "patch",
+    "path": "/application_principals/{id}",
+    "tag": "Application principals"
+  },
+  "deleteApplicationPrincipal": {
+    "method": "delete",
+    "path": "/application_principals/{id}",
+    "tag": "Application principals"
+  },
+  "getApplicationPrincipalAssociation": {
+    "method": "get",
+    "path": "/application_principals/{id}/{rel}",
+    "tag": "Application principals"
+  },
+  "activateApplicationPrincipal": {
+    "method": "post",
+    "path": "/application_authentications/{id}/activate",
+    "tag": "Application principals"
+  },
   "listApplications": {
     "method": "get",
     "path": "/applications",

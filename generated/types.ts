@@ -424,6 +424,217 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/application_principals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List application principals
+         * @description The principals the caller may see: those of applications it edits and those in environments it owns; all for
+         *     APPLICATION_ADMIN and TENANT_ADMIN.
+         */
+        get: operations["listApplicationPrincipals"];
+        put?: never;
+        /**
+         * Add a principal to an application in an environment
+         * @description The body is a JSON array of **one** principal, as the Terraform provider sends it (a bare object is accepted
+         *     too; more than one is 400). The reply is **the new principal's URI as a JSON string**, with `Location`. A
+         *     certificate chain (PEM, leaf first) is stored as the leaf's subject DN in RFC 4514 order, the trimmed chain,
+         *     its expiry and SHA-256 fingerprint; expired, unparsable or out-of-order chains are 400 saying why. A
+         *     `privateKey` is accepted for Connector applications only, must match the leaf (400), is stored encrypted and
+         *     never returned (`privateKeyUploaded`). `custom: true` takes any string of 1–255 printable characters as an
+         *     OAUTH principal. The same certificate (fingerprint) or custom string twice in one environment is 409
+         *     `errmsg.duplicate.principal`. Connector principals start inactive (activate one at its `activate` link);
+         *     the others are active. The application's editors only (403); an environment the caller cannot see is 400.
+         *     Audited as AUTHENTICATION_CONFIGURED (Application; `details.principal` is the new uid).
+         */
+        post: operations["createApplicationPrincipal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_principals/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Application principal search methods
+         * @description Links to the search methods of application principals.
+         */
+        get: operations["listApplicationPrincipalSearches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_principals/search/findByApplication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find an application's principals
+         * @description The visible principals of `application`, as a page.
+         */
+        get: operations["findApplicationPrincipalsByApplication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_principals/search/findByApplicationAndEnvironment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find an application's principals in an environment
+         * @description The visible principals of `application` in `environment` (both required), as a page.
+         */
+        get: operations["findApplicationPrincipalsByApplicationAndEnvironment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_principals/search/findByEnvironment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the principals in an environment
+         * @description The visible principals in `environment`, as a page.
+         */
+        get: operations["findApplicationPrincipalsByEnvironment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_principals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an application principal
+         * @description One principal with its application and environment; link `activate` when it is an inactive Connector principal and the caller edits the application. The private key is never shown.
+         */
+        get: operations["getApplicationPrincipal"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an application principal
+         * @description Removes the principal (204). The application's editors only. Audited as AUTHENTICATION_UNCONFIGURED
+         *     (Application). Deleting the active principal of a deployed connector will answer 400 once deployments land.
+         */
+        delete: operations["deleteApplicationPrincipal"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace a principal's certificate
+         * @description Replaces the certificate chain (same checks as on creation; the same duplicate rule, not counting this
+         *     principal). Without a new `privateKey` the stored key is kept if it matches the new leaf, else 400; `privateKey:
+         *     null` removes it. The application's editors only. Audited as AUTHENTICATION_CONFIGURED (Application).
+         */
+        patch: operations["patchApplicationPrincipal"];
+        trace?: never;
+    };
+    "/application_principals/{id}/{rel}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `application` or `environment` (to-one, fixed at creation).
+                 * @example environment
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an association of an application principal
+         * @description The linked resources: a to-one association answers the target item (404 when unset), a to-many one `{_embedded:{<collection>:[…]}, _links:{self}}`. With `Accept: text/uri-list` the target URIs, one per line.
+         */
+        get: operations["getApplicationPrincipalAssociation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_authentications/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a Connector principal
+         * @description Makes the principal `{id}` the active one of its Connector application in its environment and deactivates the
+         *     one that was, in one transaction (concurrent activations end with exactly one active principal). Activating
+         *     the active one answers it unchanged. Principals of other application types are always active (422). No body.
+         *     The application's editors only. Audited as AUTHENTICATION_CONFIGURED (`details.activated`, `details.deactivated`).
+         */
+        post: operations["activateApplicationPrincipal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/applications": {
         parameters: {
             query?: never;
@@ -3883,6 +4094,102 @@ export interface components {
             reason?: string | null;
         };
         /**
+         * @description A principal of an application in an environment: an X.509 certificate chain (PEM, leaf first), or with
+         *     `custom: true` any string of 1–255 printable characters (an OAuth client id, say).
+         * @example {
+         *       "principal": "-----BEGIN CERTIFICATE-----\nMIIC…\n-----END CERTIFICATE-----",
+         *       "application": "https://portal.example.com/api/applications/5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *       "environment": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
+         *     }
+         */
+        ApplicationPrincipalCreate: {
+            /** @description PEM chain, leaf first; with `custom: true` the custom principal itself. */
+            principal: string;
+            /** @description Write-only PEM private key of the leaf; Connector applications only (400 otherwise or when it does not match). Stored encrypted, never returned. */
+            privateKey?: string | null;
+            /** @description Write-only: `true` makes an OAUTH principal from any string. */
+            custom?: boolean | null;
+            application: components["schemas"]["Reference"];
+            environment: components["schemas"]["Reference"];
+        };
+        /**
+         * @description A replacement certificate (and optionally its key); `application` and `environment` may be re-sent unchanged only.
+         * @example {
+         *       "principal": "-----BEGIN CERTIFICATE-----\nMIIC…\n-----END CERTIFICATE-----"
+         *     }
+         */
+        ApplicationPrincipalDTO: {
+            principal?: string;
+            privateKey?: string | null;
+            application?: components["schemas"]["Reference"];
+            environment?: components["schemas"]["Reference"];
+        };
+        /**
+         * @example {
+         *       "uid": "1b2c3d4e5f6a47b8c9d0e1f2a3b4c5d6",
+         *       "principal": "CN=billing-connector,OU=Payments,O=Example,C=NL",
+         *       "type": "SSL",
+         *       "applicationPem": "-----BEGIN CERTIFICATE-----\nMIIC…\n-----END CERTIFICATE-----",
+         *       "expiresOn": "2027-11-23T10:00:00",
+         *       "active": false,
+         *       "fingerprint": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *       "privateKeyUploaded": true,
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "dev@demo.local",
+         *       "modified_by": "dev@demo.local",
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/application_principals/1b2c3d4e5f6a47b8c9d0e1f2a3b4c5d6"
+         *         },
+         *         "applicationPrincipal": {
+         *           "href": "https://portal.example.com/api/application_principals/1b2c3d4e5f6a47b8c9d0e1f2a3b4c5d6"
+         *         },
+         *         "application": {
+         *           "href": "https://portal.example.com/api/application_principals/1b2c3d4e5f6a47b8c9d0e1f2a3b4c5d6/application"
+         *         },
+         *         "environment": {
+         *           "href": "https://portal.example.com/api/application_principals/1b2c3d4e5f6a47b8c9d0e1f2a3b4c5d6/environment"
+         *         },
+         *         "edit": {
+         *           "href": "https://portal.example.com/api/application_principals/1b2c3d4e5f6a47b8c9d0e1f2a3b4c5d6"
+         *         },
+         *         "delete": {
+         *           "href": "https://portal.example.com/api/application_principals/1b2c3d4e5f6a47b8c9d0e1f2a3b4c5d6"
+         *         },
+         *         "activate": {
+         *           "href": "https://portal.example.com/api/application_authentications/1b2c3d4e5f6a47b8c9d0e1f2a3b4c5d6/activate"
+         *         }
+         *       }
+         *     }
+         */
+        ApplicationPrincipal: components["schemas"]["Common"] & {
+            /** @description The leaf subject DN in RFC 4514 order (`CN=…,OU=…,O=…,C=…`), or the custom string. */
+            principal: string;
+            /** @enum {string} */
+            type: "SSL" | "OAUTH";
+            /** @description The certificate chain as uploaded, trimmed; null for custom principals. */
+            applicationPem: string | null;
+            /** @description The leaf's notAfter, UTC `yyyy-mm-ddThh:mm:ss`. */
+            expiresOn: string | null;
+            /** @description Connector principals start inactive (one active per application and environment); all others are active. */
+            active: boolean;
+            /** @description SHA-256 of the leaf certificate (DER), lowercase hex. */
+            fingerprint: string | null;
+            privateKeyUploaded: boolean;
+            _embedded?: {
+                application?: Record<string, never>;
+                environment?: Record<string, never>;
+            };
+        };
+        ApplicationPrincipalCollection: {
+            _embedded: {
+                application_principals: components["schemas"]["ApplicationPrincipal"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["Page"];
+        };
+        /**
          * @description Writable fields of an application. `applicationType` decides which `type` values fit (Custom: Java, Kafka
          *     Streams, Pega, SAP, DotNet, Bridge, Python, KSML, Other; Connector: SINK, SOURCE; Ksml: none, so `type` must be
          *     null or absent) and whether `applicationClass` is required (Connector). A mismatch answers 400 naming `type`.
@@ -7137,6 +7444,443 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    listApplicationPrincipals: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of principals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationPrincipalCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createApplicationPrincipal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "principal": "-----BEGIN CERTIFICATE-----\nMIIC…\n-----END CERTIFICATE-----",
+                 *         "application": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+                 *         "environment": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
+                 *       }
+                 *     ]
+                 */
+                "application/json": components["schemas"]["ApplicationPrincipalCreate"][] | components["schemas"]["ApplicationPrincipalCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; the body and `Location` are the new principal's URI. */
+            201: {
+                headers: {
+                    /** @description URI of the new principal */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example https://portal.example.com/api/application_principals/1b2c3d4e5f6a47b8c9d0e1f2a3b4c5d6 */
+                    "application/json": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listApplicationPrincipalSearches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["SearchIndex"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    findApplicationPrincipalsByApplication: {
+        parameters: {
+            query: {
+                /**
+                 * @description An application reference (URI or uid; unknown or invisible → 404).
+                 * @example 5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0
+                 */
+                application: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching principals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationPrincipalCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    findApplicationPrincipalsByApplicationAndEnvironment: {
+        parameters: {
+            query: {
+                /**
+                 * @description An application reference (URI or uid; unknown or invisible → 404).
+                 * @example 5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0
+                 */
+                application: string;
+                /**
+                 * @description An environment reference (URI or uid; unknown or invisible → 404).
+                 * @example 2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e
+                 */
+                environment: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching principals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationPrincipalCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    findApplicationPrincipalsByEnvironment: {
+        parameters: {
+            query: {
+                /**
+                 * @description An environment reference (URI or uid; unknown or invisible → 404).
+                 * @example 2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e
+                 */
+                environment: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching principals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationPrincipalCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getApplicationPrincipal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the item's ETag equals this value.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The principal. */
+            200: {
+                headers: {
+                    /** @description Version of the principal */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationPrincipal"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteApplicationPrincipal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    patchApplicationPrincipal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationPrincipalDTO"];
+                "application/merge-patch+json": components["schemas"]["ApplicationPrincipalDTO"];
+            };
+        };
+        responses: {
+            /** @description The updated principal. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationPrincipal"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    getApplicationPrincipalAssociation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `application` or `environment` (to-one, fixed at creation).
+                 * @example environment
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked resources. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["AssociationTargets"];
+                    /** @example https://portal.example.com/api/environments/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                    "text/uri-list": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    activateApplicationPrincipal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activated principal. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationPrincipal"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     listApplications: {

@@ -18,6 +18,7 @@ import { streamResource } from './streams';
 import { streamConfigResource } from './stream-configs';
 import { schemaVersionResource } from './schema-versions';
 import { grantResource } from './application-access-grants';
+import { principalResource } from './application-principals';
 
 /** Kinds this release holds, by `/auth` type; the others are answered by unbuilt-kinds.ts. */
 const RESOURCES: Partial<Record<ResourceType, () => Resource>> = {
@@ -33,6 +34,7 @@ const RESOURCES: Partial<Record<ResourceType, () => Resource>> = {
   STREAM_CONFIG: () => streamConfigResource,
   SCHEMA_VERSION: () => schemaVersionResource,
   APPLICATION_ACCESS_GRANT: () => grantResource,
+  APPLICATION_PRINCIPAL: () => principalResource,
 };
 
 const single = (v: unknown): string | undefined => {

@@ -22,6 +22,7 @@ import * as authorization from './authorization';
 import * as referenceData from './reference-data';
 import * as applicationAccess from './application-access';
 import * as applicationAccessGrants from './application-access-grants';
+import * as applicationPrincipals from './application-principals';
 
 type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
 
@@ -48,6 +49,7 @@ export const handlers = {
   ...handlersOf(referenceData),
   ...handlersOf(applicationAccess),
   ...handlersOf(applicationAccessGrants),
+  ...handlersOf(applicationPrincipals),
 } satisfies Record<OperationId, Handler>;
 
 type Extra = Exclude<keyof typeof handlers, OperationId>;

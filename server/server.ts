@@ -24,9 +24,10 @@ export async function startServer(options: { config: Config; sequelize: Sequeliz
   const { config, sequelize } = options;
   const models = initModels(sequelize);
   let authUrl = config.externalAuthUrl ?? '';
-  const deps: Deps = { models, config, authUrl: () => authUrl };
+  const secrets = createSecretBox(config);
+  const deps: Deps = { models, config, authUrl: () => authUrl, secrets };
   const external = config.externalAuthUrl !== undefined;
-  const keys = external ? undefined : createKeyStore(models, createSecretBox(config));
+  const keys = external ? undefined : createKeyStore(models, secrets);
   const app = await createApp({
     deps,
     authenticate: createAuthenticator({ ...deps, keys }),

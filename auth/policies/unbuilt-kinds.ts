@@ -10,7 +10,6 @@ import { hasRole } from '../permissions';
 const application = (ctx: RequestContext) => hasRole(ctx, 'APPLICATION_AUTHOR', 'APPLICATION_ADMIN');
 
 export const createByRole: Partial<Record<ResourceType, (ctx: RequestContext) => boolean>> = {
-  APPLICATION_PRINCIPAL: application,
   APPLICATION_CREDENTIAL: application,
   APPLICATION_DEPLOYMENT: application,
 };

@@ -1,6 +1,7 @@
 import type { Models } from '../../models';
 import type { Row } from '../../models/define';
 import type { Config } from '../../server/config';
+import type { SecretBox } from '../../server/secret-box';
 
 /** Who is calling: resolved from a verified bearer token (auth/authenticate). */
 export interface Principal {
@@ -17,6 +18,8 @@ export interface Deps {
   config: Config;
   /** `{auth_url}`: the embedded issuer's public base (…/auth) or the external IdP's. Known once listening. */
   authUrl: () => string;
+  /** Encryption of secrets at rest (signing keys, principals' private keys). */
+  secrets: SecretBox;
 }
 
 /** Everything one handler call may use. */

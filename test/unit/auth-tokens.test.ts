@@ -50,7 +50,7 @@ const models = { Tenant: byFields(tenants), User: byFields(users), SigningKey: s
 
 let authUrl = '';
 let server: Server;
-const deps: Deps = { models, config, authUrl: () => authUrl };
+const deps: Deps = { models, config, authUrl: () => authUrl, secrets: box };
 const keys: KeyStore = createKeyStore(models, box);
 const authenticate = createAuthenticator({ ...deps, keys });
 

@@ -1,0 +1,192 @@
+import type { Transaction } from 'sequelize';
+import { applicationPartPolicy, editsApplicationOf } from '../auth/policies/application-part';
+import { canEditApplication } from '../auth/policies/application';
+import type { Row } from '../models/define';
+import { customPrincipalProblem, parsePrincipalCertificates } from '../models/principal-certificates';
+import { associationHandlers } from './_lib/associations';
+import type { RequestContext } from './_lib/context';
+import { renderOne, resourceHandlers } from './_lib/crud';
+import { BadRequestError, ConflictError, ForbiddenError, UnprocessableError } from './_lib/errors';
+import { checkIfMatch, validatorHeaders } from './_lib/etag';
+import { link, timestamp } from './_lib/hal';
+import { mutate } from './_lib/mutation';
+import { hal, plain, withPrecheck, type Handler } from './_lib/reply';
+import type { Resource } from './_lib/resource';
+import { findVisible } from './_lib/store';
+import { applicationResource } from './applications';
+import { environmentResource } from './environments';
+
+const DUPLICATE = 'errmsg.duplicate.principal';
+
+const refuse = (field: string, message: string, rejectedValue?: unknown) => {
+  // Certificates and keys are not echoed: a private key must never come back, and a chain says nothing new.
+  const shown = field === 'privateKey' || field === 'principal' ? undefined : rejectedValue;
+  return new BadRequestError([`${field}: ${message}`], [{ field, message, ...(shown === undefined ? {} : { rejectedValue: shown }) }]);
+};
+
+async function related(ctx: RequestContext, values: Record<string, any>, row: Row | undefined, transaction?: Transaction) {
+  const application = (await ctx.models.Application.findOne({ where: { uid: values.applicationUid ?? row?.applicationUid }, transaction }))!;
+  const environment = (await ctx.models.Environment.findOne({ where: { uid: values.environmentUid ?? row?.environmentUid }, transaction }))!;
+  return { application, environment };
+}
+
+/**
+ * CONTRACT §5.11: the certificate chain (or custom string) becomes the stored principal, its chain, expiry and
+ * fingerprint; a private key (Connector only) must match the leaf and is stored sealed; the same identity twice in
+ * one environment is 409 `errmsg.duplicate.principal`.
+ */
+async function check(ctx: RequestContext, values: Record<string, any>, row?: Row, transaction?: Transaction) {
+  const { application, environment } = await related(ctx, values, row, transaction);
+  if (!row && !(await canEditApplication(ctx, application))) {
+    throw new ForbiddenError(`Only the editors of application ${application.shortName} may add its principals`);
+  }
+  const connector = application.applicationType === 'Connector';
+  const custom = row ? !!row.custom : values.custom === true;
+  const key = values.privateKey ?? null;
+  if (key !== null && (!connector || custom)) throw refuse('privateKey', connector ? 'a custom principal takes no private key' : 'only principals of Connector applications take a private key');
+  if (row && !('principal' in values)) {
+    if (key !== null) throw refuse('principal', 'is required with a new privateKey');
+    return;
+  }
+  if (values.principal === null || values.principal === undefined) throw refuse('principal', 'is required');
+  if (custom) {
+    const problem = customPrincipalProblem(values.principal);
+    if (problem) throw refuse('principal', problem);
+    Object.assign(values, { type: 'OAUTH', custom: true, applicationPem: null, expiresOn: null, fingerprint: null, identity: `custom:${String(values.principal).toLowerCase()}` });
+  } else {
+    // A new certificate without a key keeps the stored key only if it still matches.
+    const storedKey = key === null && !('privateKey' in values) && row?.privateKey ? ctx.deps.secrets.open(row.privateKey) : null;
+    const parsed = parsePrincipalCertificates(values.principal, key ?? storedKey, new Date());
+    if (parsed.kind === 'refused') {
+      throw refuse(parsed.field === 'privateKey' && storedKey ? 'privateKey' : parsed.field, storedKey && parsed.field === 'privateKey' ? 'the stored private key does not match the new certificate; send its key' : parsed.message);
+    }
+    Object.assign(values, {
+      principal: parsed.principal, applicationPem: parsed.applicationPem, expiresOn: parsed.expiresOn, fingerprint: parsed.fingerprint,
+      identity: parsed.fingerprint, type: 'SSL', custom: false,
+    });
+  }
+  if (key !== null) values.privateKey = ctx.deps.secrets.seal(key);
+  if (!row) values.active = !connector;
+  const twin = await ctx.models.ApplicationPrincipal.findOne({ where: { environmentUid: environment.uid, identity: values.identity }, attributes: ['uid'], transaction });
+  if (twin && twin.uid !== row?.uid) throw new ConflictError(DUPLICATE);
+}
+
+const policy = applicationPartPolicy({ environmentOwnersSee: true });
+
+export const principalResource: Resource = {
+  collection: 'application_principals',
+  itemRel: 'applicationPrincipal',
+  model: (m) => m.ApplicationPrincipal,
+  auditType: 'Application',
+  auditName: (row) => row.uid,
+  auditAs: async (row, ctx, transaction) => {
+    const { application, environment } = await related(ctx, {}, row, transaction);
+    return { resourceName: application.shortName, resourceId: application.uid, details: { principal: row.uid, subject: row.principal, environment: environment.shortName } };
+  },
+  auditActions: { CREATED: 'AUTHENTICATION_CONFIGURED', UPDATED: 'AUTHENTICATION_CONFIGURED', DELETED: 'AUTHENTICATION_UNCONFIGURED' },
+  fields: [
+    { name: 'principal' },
+    { name: 'privateKey', writeOnly: true, keepOnReplace: true },
+    { name: 'custom', writeOnly: true },
+    { name: 'type', readOnly: true },
+    { name: 'applicationPem', readOnly: true },
+    { name: 'expiresOn', readOnly: true, output: timestamp },
+    { name: 'active', readOnly: true, output: (v) => !!v },
+    { name: 'fingerprint', readOnly: true },
+  ],
+  computed: (row) => ({ privateKeyUploaded: !!row.privateKey }),
+  associations: [
+    { rel: 'application', target: () => applicationResource, many: false, attribute: 'applicationUid', required: true, immutable: true },
+    { rel: 'environment', target: () => environmentResource, many: false, attribute: 'environmentUid', required: true, immutable: true },
+  ],
+  searches: [
+    { name: 'findByApplication', params: [{ name: 'application', required: true, ref: () => applicationResource }], where: (a) => ({ applicationUid: (a.application as Row).uid }) },
+    {
+      name: 'findByApplicationAndEnvironment',
+      params: [{ name: 'application', required: true, ref: () => applicationResource }, { name: 'environment', required: true, ref: () => environmentResource }],
+      where: (a) => ({ applicationUid: (a.application as Row).uid, environmentUid: (a.environment as Row).uid }),
+    },
+    { name: 'findByEnvironment', params: [{ name: 'environment', required: true, ref: () => environmentResource }], where: (a) => ({ environmentUid: (a.environment as Row).uid }) },
+  ],
+  policy: {
+    ...policy,
+    actionLinks: async (ctx, row) => {
+      if (row.active || !(await isConnectorPrincipal(ctx, row)) || !(await editsApplicationOf(ctx, row))) return {};
+      return { activate: link(`${ctx.base}/application_authentications/${row.uid}/activate`) };
+    },
+  },
+  check,
+};
+
+async function isConnectorPrincipal(ctx: RequestContext, row: Row): Promise<boolean> {
+  const application = await ctx.models.Application.findOne({ where: { uid: row.applicationUid }, attributes: ['applicationType'] });
+  return application?.applicationType === 'Connector';
+}
+
+const h = resourceHandlers(principalResource);
+export const listApplicationPrincipals = h.list;
+export const getApplicationPrincipal = h.get;
+export const patchApplicationPrincipal = h.patch;
+export const deleteApplicationPrincipal = h.remove;
+export const listApplicationPrincipalSearches = h.searchIndex;
+export const findApplicationPrincipalsByApplication = h.search('findByApplication');
+export const findApplicationPrincipalsByApplicationAndEnvironment = h.search('findByApplicationAndEnvironment');
+export const findApplicationPrincipalsByEnvironment = h.search('findByEnvironment');
+
+const a = associationHandlers(principalResource);
+export const getApplicationPrincipalAssociation = a.get;
+
+/**
+ * CONTRACT §5.11, §11.6: the body is a JSON array of one principal (a bare object too) and the reply the new
+ * principal's URI as a JSON string, which is what the Terraform provider reads.
+ */
+export const createApplicationPrincipal: Handler = withPrecheck(async (ctx) => {
+  let element = ctx.body;
+  if (Array.isArray(element)) {
+    if (element.length !== 1) throw new BadRequestError(['body: exactly one principal per request'], [{ field: 'body', message: 'exactly one principal per request' }]);
+    element = element[0];
+  }
+  const reply = await h.create({ ...ctx, body: element });
+  const location = String(reply.headers?.Location);
+  return plain(location, 201, { Location: location });
+}, (ctx) => (h.create as { precheck?: (c: RequestContext) => Promise<unknown> }).precheck?.(ctx) ?? Promise.resolve());
+
+/**
+ * CONTRACT §6.3: activating a Connector principal deactivates the application's other principal in that
+ * environment, in one transaction (the application's principals there are locked first, so two activations
+ * cannot leave two active ones). Activating the active one changes nothing.
+ */
+export const activateApplicationPrincipal: Handler = async (ctx) => {
+  const row = await findVisible(principalResource, ctx, ctx.params.id);
+  if (!(await editsApplicationOf(ctx, row))) throw new ForbiddenError('Only the editors of the application may activate its principals');
+  checkIfMatch(ctx, row);
+  if (!(await isConnectorPrincipal(ctx, row))) throw new UnprocessableError('Only principals of Connector applications are activated; the others are always active');
+  if (!row.active) {
+    await mutate(ctx, async (transaction) => {
+      const { ApplicationPrincipal } = ctx.models;
+      const mine = await ApplicationPrincipal.findAll({
+        where: { applicationUid: row.applicationUid, environmentUid: row.environmentUid }, order: [['uid', 'ASC']], lock: transaction.LOCK.UPDATE, transaction,
+      });
+      const current = mine.find((p) => p.uid === row.uid);
+      if (!current || current.active) return { result: undefined, audit: [] };
+      const deactivated: string[] = [];
+      for (const other of mine.filter((p) => p.active)) {
+        other.set({ active: false, modifiedBy: ctx.principal.email });
+        await other.save({ transaction });
+        deactivated.push(other.uid);
+      }
+      current.set({ active: true, modifiedBy: ctx.principal.email });
+      await current.save({ transaction });
+      const { application, environment } = await related(ctx, {}, row, transaction);
+      return {
+        result: undefined,
+        audit: [{
+          action: 'AUTHENTICATION_CONFIGURED', resourceType: 'Application', resourceName: application.shortName, resourceId: application.uid,
+          details: { principal: row.uid, environment: environment.shortName, activated: row.uid, deactivated: deactivated[0] ?? null },
+        }],
+      };
+    });
+    await row.reload();
+  }
+  return hal(await renderOne(principalResource, row, ctx), 200, validatorHeaders(row));
+};
