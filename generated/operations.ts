@@ -120,6 +120,71 @@ export const operations = {
     "path": "/application_access/{id}/{rel}/{propertyId}",
     "tag": "Application access"
   },
+  "createApplicationAuthentication": {
+    "method": "post",
+    "path": "/application_authentications",
+    "tag": "Application credentials"
+  },
+  "deleteApplicationAuthentication": {
+    "method": "delete",
+    "path": "/application_authentications",
+    "tag": "Application credentials"
+  },
+  "listApplicationCredentials": {
+    "method": "get",
+    "path": "/application_credentials",
+    "tag": "Application credentials"
+  },
+  "listApplicationCredentialSearches": {
+    "method": "get",
+    "path": "/application_credentials/search",
+    "tag": "Application credentials"
+  },
+  "findApplicationCredentialsByApplicationAndEnvironment": {
+    "method": "get",
+    "path": "/application_credentials/search/findAllByApplicationIdAndEnvironmentId",
+    "tag": "Application credentials"
+  },
+  "findApplicationCredentialsByApplicationAndEnvironmentAlias": {
+    "method": "get",
+    "path": "/application_credentials/search/findByApplicationIdAndEnvironmentId",
+    "tag": "Application credentials"
+  },
+  "findApplicationCredentialsByApplicationEnvironmentAndType": {
+    "method": "get",
+    "path": "/application_credentials/search/findAllByApplicationIdAndEnvironmentIdAndTypesType",
+    "tag": "Application credentials"
+  },
+  "findApplicationCredentialsByApplication": {
+    "method": "get",
+    "path": "/application_credentials/search/findByApplicationId",
+    "tag": "Application credentials"
+  },
+  "findApplicationCredentialsByApplicationAndType": {
+    "method": "get",
+    "path": "/application_credentials/search/findByApplicationIdAndTypesType",
+    "tag": "Application credentials"
+  },
+  "getApplicationCredential": {
+    "method": "get",
+    "path": "/application_credentials/{id}",
+    "tag": "Application credentials"
+  },
+  "patchApplicationCredential": {
+    "method": "patch",
+    "path": "/application_credentials/{id}",
+    "tag": "Application credentials"
+  },
+  "deleteApplicationCredential": {
+    "method": "delete",
+    "path": "/application_credentials/{id}",
+    "tag": "Application credentials"
+  },
+  "getApplicationCredentialAssociation": {
+    "method": "get",
+    "path": "/application_credentials/{id}/{rel}",
+    "tag": "Application credentials"
+  },
   "listApplicationPrincipals": {
     "method": "get",
     "path": "/application_principals",

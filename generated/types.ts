@@ -424,6 +424,247 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/application_authentications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a credential for an application in an environment
+         * @description Generates a username (`{application shortName}-{environment shortName}-{8 hex}`) and a 32-character random
+         *     password and answers them **once**, as `[{"authData":{username, password, provider, clusters}}]` (`provider`
+         *     `apache-kafka` for KAFKA, `schema-registry` for SCHEMA_REGISTRY; `clusters` the environment's cluster names,
+         *     comma-joined), with `Location` = the credential's URI. The password is stored only as SCRAM verifiers
+         *     (RFC 5802: 16-byte salt, 4096 iterations) for SCRAM types and as an scrypt hash for the others; it is never
+         *     logged or audited. The application's editors only (403). Audited as AUTHENTICATION_CONFIGURED (Application).
+         */
+        post: operations["createApplicationAuthentication"];
+        /**
+         * Delete a credential by its username
+         * @description Deletes the credential `configs.username` of the application in the environment (and of `target`, when
+         *     given): 204, or 404 when there is none. The application's editors only. Audited as AUTHENTICATION_UNCONFIGURED.
+         */
+        delete: operations["deleteApplicationAuthentication"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List application credentials
+         * @description The credentials of applications the caller edits (all for APPLICATION_ADMIN and TENANT_ADMIN); passwords are never shown.
+         */
+        get: operations["listApplicationCredentials"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_credentials/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Application credential search methods
+         * @description Links to the search methods of application credentials.
+         */
+        get: operations["listApplicationCredentialSearches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_credentials/search/findAllByApplicationIdAndEnvironmentId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find an application's credentials in an environment
+         * @description The credentials of `applicationId` in `environmentId`. A **plain JSON array** whatever the Accept, sliced by `page` and `size`. An invisible application is
+         *     404; one the caller does not edit is 403.
+         */
+        get: operations["findApplicationCredentialsByApplicationAndEnvironment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_credentials/search/findByApplicationIdAndEnvironmentId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find an application's credentials in an environment (alias)
+         * @description The same as `findAllByApplicationIdAndEnvironmentId`, under the name the Terraform provider calls. A **plain JSON array** whatever the Accept, sliced by `page` and `size`. An invisible application is
+         *     404; one the caller does not edit is 403.
+         */
+        get: operations["findApplicationCredentialsByApplicationAndEnvironmentAlias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_credentials/search/findAllByApplicationIdAndEnvironmentIdAndTypesType": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find an application's credentials of a type in an environment
+         * @description The credentials of `applicationId` in `environmentId` holding `type`. A **plain JSON array** whatever the Accept, sliced by `page` and `size`. An invisible application is
+         *     404; one the caller does not edit is 403.
+         */
+        get: operations["findApplicationCredentialsByApplicationEnvironmentAndType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_credentials/search/findByApplicationId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find an application's credentials
+         * @description The credentials of `applicationId` in every environment, holding `type` when given. A **plain JSON array** whatever the Accept, sliced by `page` and `size`. An invisible application is
+         *     404; one the caller does not edit is 403.
+         */
+        get: operations["findApplicationCredentialsByApplication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_credentials/search/findByApplicationIdAndTypesType": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find an application's credentials of a type
+         * @description The credentials of `applicationId` holding `type`. A **plain JSON array** whatever the Accept, sliced by `page` and `size`. An invisible application is
+         *     404; one the caller does not edit is 403.
+         */
+        get: operations["findApplicationCredentialsByApplicationAndType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_credentials/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an application credential
+         * @description One credential (never its password), with `id`, the application and environment as `{id, uid, name, shortName}` and `metadata.clusters`.
+         */
+        get: operations["getApplicationCredential"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an application credential
+         * @description Removes the credential (204). The application's editors only. Audited as AUTHENTICATION_UNCONFIGURED (Application).
+         */
+        delete: operations["deleteApplicationCredential"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a credential's description
+         * @description Only `description` changes; everything else is fixed at generation. The application's editors only. Audited as
+         *     UPDATED (Application).
+         */
+        patch: operations["patchApplicationCredential"];
+        trace?: never;
+    };
+    "/application_credentials/{id}/{rel}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `application` or `environment` (to-one, fixed at generation).
+                 * @example environment
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an association of an application credential
+         * @description The linked resources: a to-one association answers the target item (404 when unset), a to-many one `{_embedded:{<collection>:[…]}, _links:{self}}`. With `Accept: text/uri-list` the target URIs, one per line.
+         */
+        get: operations["getApplicationCredentialAssociation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/application_principals": {
         parameters: {
             query?: never;
@@ -4094,6 +4335,183 @@ export interface components {
             reason?: string | null;
         };
         /**
+         * @example SCRAM_SHA_512
+         * @enum {string}
+         */
+        CredentialTypeName: "SCRAM_SHA_256" | "SCRAM_SHA_512" | "PLAIN" | "SCHEMA_REGISTRY_BASIC_AUTH" | "SCHEMA_REGISTRY_OAUTH";
+        /**
+         * @description A credential to generate for an application in an environment. `target` KAFKA (default) takes SCRAM_SHA_256,
+         *     SCRAM_SHA_512 (default) or PLAIN; SCHEMA_REGISTRY takes SCHEMA_REGISTRY_BASIC_AUTH (default) or
+         *     SCHEMA_REGISTRY_OAUTH. A type not valid for the target is 400.
+         * @example {
+         *       "applicationId": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *       "environmentId": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *       "target": "KAFKA"
+         *     }
+         */
+        ApplicationAuthenticationCreate: {
+            applicationId: components["schemas"]["Reference"];
+            environmentId: components["schemas"]["Reference"];
+            /**
+             * @example KAFKA
+             * @enum {string|null}
+             */
+            target?: "KAFKA" | "SCHEMA_REGISTRY" | null;
+            /** @description One credential type (any case). */
+            type?: string | null;
+            /** @description Credential types, as `[{"type":…}]` or bare names; joined with `type`. */
+            types?: unknown[] | null;
+            description?: string | null;
+        };
+        /**
+         * @description The generated credential, the only time its password is shown.
+         * @example [
+         *       {
+         *         "authData": {
+         *           "username": "billing-acc-9f3c2a1b",
+         *           "password": "Zq8u3kP0rT5vX2wY7aB1cD4eF6gH9jK0",
+         *           "provider": "apache-kafka",
+         *           "clusters": "kafka-eu-1,kafka-eu-2"
+         *         }
+         *       }
+         *     ]
+         */
+        ApplicationAuthenticationCreated: {
+            authData: {
+                username: string;
+                password: string;
+                /** @enum {string} */
+                provider: "apache-kafka" | "schema-registry";
+                /** @description Names of the environment's clusters, comma-joined. */
+                clusters: string;
+            };
+        }[];
+        /**
+         * @example {
+         *       "applicationId": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *       "environmentId": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *       "target": "KAFKA",
+         *       "configs": {
+         *         "username": "billing-acc-9f3c2a1b"
+         *       }
+         *     }
+         */
+        ApplicationAuthenticationDelete: {
+            applicationId: components["schemas"]["Reference"];
+            environmentId: components["schemas"]["Reference"];
+            target?: string | null;
+            configs: {
+                username: string;
+            };
+        };
+        CredentialPartSummary: {
+            id: string;
+            uid: string;
+            name: string;
+            shortName: string;
+        };
+        ApplicationCredentialPlain: {
+            id: string;
+            uid: string;
+            application: components["schemas"]["CredentialPartSummary"];
+            environment: components["schemas"]["CredentialPartSummary"];
+            username: string;
+            target?: string;
+            types: {
+                type?: components["schemas"]["CredentialTypeName"];
+            }[];
+            description: string | null;
+            metadata: {
+                clusters?: string;
+            };
+            created_at?: components["schemas"]["Timestamp"];
+            modified_at?: components["schemas"]["Timestamp"];
+            created_by?: string | null;
+            modified_by?: string | null;
+        };
+        /**
+         * @example [
+         *       {
+         *         "id": "0d1e2f3a4b5c46d7e8f90a1b2c3d4e5f",
+         *         "uid": "0d1e2f3a4b5c46d7e8f90a1b2c3d4e5f",
+         *         "application": {
+         *           "id": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *           "uid": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *           "name": "Billing",
+         *           "shortName": "billing"
+         *         },
+         *         "environment": {
+         *           "id": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *           "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *           "name": "Acceptance",
+         *           "shortName": "acc"
+         *         },
+         *         "username": "billing-acc-9f3c2a1b",
+         *         "target": "KAFKA",
+         *         "types": [
+         *           {
+         *             "type": "SCRAM_SHA_512"
+         *           }
+         *         ],
+         *         "description": null,
+         *         "metadata": {
+         *           "clusters": "kafka-eu-1,kafka-eu-2"
+         *         },
+         *         "created_at": "2026-11-21T10:15:30",
+         *         "modified_at": "2026-11-21T10:15:30",
+         *         "created_by": "dev@demo.local",
+         *         "modified_by": "dev@demo.local"
+         *       }
+         *     ]
+         */
+        ApplicationCredentialList: components["schemas"]["ApplicationCredentialPlain"][];
+        /**
+         * @example {
+         *       "id": "0d1e2f3a4b5c46d7e8f90a1b2c3d4e5f",
+         *       "uid": "0d1e2f3a4b5c46d7e8f90a1b2c3d4e5f",
+         *       "application": {
+         *         "id": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *         "uid": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *         "name": "Billing",
+         *         "shortName": "billing"
+         *       },
+         *       "environment": {
+         *         "id": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *         "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *         "name": "Acceptance",
+         *         "shortName": "acc"
+         *       },
+         *       "username": "billing-acc-9f3c2a1b",
+         *       "target": "KAFKA",
+         *       "types": [
+         *         {
+         *           "type": "SCRAM_SHA_512"
+         *         }
+         *       ],
+         *       "description": null,
+         *       "metadata": {
+         *         "clusters": "kafka-eu-1,kafka-eu-2"
+         *       },
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "dev@demo.local",
+         *       "modified_by": "dev@demo.local",
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/application_credentials/0d1e2f3a4b5c46d7e8f90a1b2c3d4e5f"
+         *         }
+         *       }
+         *     }
+         */
+        ApplicationCredential: components["schemas"]["Common"] & components["schemas"]["ApplicationCredentialPlain"];
+        ApplicationCredentialCollection: {
+            _embedded: {
+                application_credentials: components["schemas"]["ApplicationCredential"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["Page"];
+        };
+        /**
          * @description A principal of an application in an environment: an X.509 certificate chain (PEM, leaf first), or with
          *     `custom: true` any string of 1–255 printable characters (an OAuth client id, say).
          * @example {
@@ -7440,6 +7858,543 @@ export interface operations {
                      *     }
                      */
                     "application/hal+json": components["schemas"]["AssociationTargets"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createApplicationAuthentication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationAuthenticationCreate"];
+            };
+        };
+        responses: {
+            /** @description The generated credential. */
+            201: {
+                headers: {
+                    /** @description URI of the new credential */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationAuthenticationCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteApplicationAuthentication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationAuthenticationDelete"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listApplicationCredentials: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of credentials. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationCredentialCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listApplicationCredentialSearches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["SearchIndex"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    findApplicationCredentialsByApplicationAndEnvironment: {
+        parameters: {
+            query: {
+                /**
+                 * @description An application reference (URI or uid).
+                 * @example 5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0
+                 */
+                applicationId: string;
+                /**
+                 * @description An environment reference (URI or uid).
+                 * @example 2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e
+                 */
+                environmentId: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching credentials. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationCredentialList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    findApplicationCredentialsByApplicationAndEnvironmentAlias: {
+        parameters: {
+            query: {
+                /**
+                 * @description An application reference (URI or uid).
+                 * @example 5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0
+                 */
+                applicationId: string;
+                /**
+                 * @description An environment reference (URI or uid).
+                 * @example 2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e
+                 */
+                environmentId: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching credentials. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationCredentialList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    findApplicationCredentialsByApplicationEnvironmentAndType: {
+        parameters: {
+            query: {
+                /**
+                 * @description An application reference (URI or uid).
+                 * @example 5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0
+                 */
+                applicationId: string;
+                /**
+                 * @description An environment reference (URI or uid).
+                 * @example 2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e
+                 */
+                environmentId: string;
+                /**
+                 * @description A credential type the credential must hold.
+                 * @example SCRAM_SHA_512
+                 */
+                type: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching credentials. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationCredentialList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    findApplicationCredentialsByApplication: {
+        parameters: {
+            query: {
+                /**
+                 * @description An application reference (URI or uid).
+                 * @example 5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0
+                 */
+                applicationId: string;
+                /**
+                 * @description A credential type the credential must hold.
+                 * @example SCRAM_SHA_512
+                 */
+                type?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching credentials. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationCredentialList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    findApplicationCredentialsByApplicationAndType: {
+        parameters: {
+            query: {
+                /**
+                 * @description An application reference (URI or uid).
+                 * @example 5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0
+                 */
+                applicationId: string;
+                /**
+                 * @description A credential type the credential must hold.
+                 * @example SCRAM_SHA_512
+                 */
+                type: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching credentials. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationCredentialList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getApplicationCredential: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the item's ETag equals this value.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential. */
+            200: {
+                headers: {
+                    /** @description Version of the credential */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationCredential"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteApplicationCredential: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    patchApplicationCredential: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Used by the billing service in acceptance"
+                 *     }
+                 */
+                "application/json": {
+                    description?: string | null;
+                };
+                "application/merge-patch+json": {
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The credential. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationCredential"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    getApplicationCredentialAssociation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `application` or `environment` (to-one, fixed at generation).
+                 * @example environment
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked resources. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["AssociationTargets"];
+                    /** @example https://portal.example.com/api/environments/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                    "text/uri-list": string;
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -19,6 +19,7 @@ import { streamConfigResource } from './stream-configs';
 import { schemaVersionResource } from './schema-versions';
 import { grantResource } from './application-access-grants';
 import { principalResource } from './application-principals';
+import { credentialResource } from './application-credentials';
 
 /** Kinds this release holds, by `/auth` type; the others are answered by unbuilt-kinds.ts. */
 const RESOURCES: Partial<Record<ResourceType, () => Resource>> = {
@@ -35,6 +36,7 @@ const RESOURCES: Partial<Record<ResourceType, () => Resource>> = {
   SCHEMA_VERSION: () => schemaVersionResource,
   APPLICATION_ACCESS_GRANT: () => grantResource,
   APPLICATION_PRINCIPAL: () => principalResource,
+  APPLICATION_CREDENTIAL: () => credentialResource,
 };
 
 const single = (v: unknown): string | undefined => {

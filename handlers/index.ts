@@ -23,6 +23,7 @@ import * as referenceData from './reference-data';
 import * as applicationAccess from './application-access';
 import * as applicationAccessGrants from './application-access-grants';
 import * as applicationPrincipals from './application-principals';
+import * as applicationCredentials from './application-credentials';
 
 type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
 
@@ -50,6 +51,7 @@ export const handlers = {
   ...handlersOf(applicationAccess),
   ...handlersOf(applicationAccessGrants),
   ...handlersOf(applicationPrincipals),
+  ...handlersOf(applicationCredentials),
 } satisfies Record<OperationId, Handler>;
 
 type Extra = Exclude<keyof typeof handlers, OperationId>;

@@ -16,8 +16,11 @@ export interface AuditEntry {
 
 export interface AuditActor { tenantUid: string | null; tenant: string | null; actor: string; actorName: string | null }
 
-/** Field names whose values never reach the audit history. */
-const SECRET_KEYS = /password|secret|private_?key|privatekey|token|credential/i;
+/**
+ * Field names whose values never reach the audit history. `credentials` (a provider's) is secret; `credential`,
+ * the uid of an application credential, is not.
+ */
+const SECRET_KEYS = /password|secret|private_?key|privatekey|token|credentials/i;
 
 export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);

@@ -10,6 +10,5 @@ import { hasRole } from '../permissions';
 const application = (ctx: RequestContext) => hasRole(ctx, 'APPLICATION_AUTHOR', 'APPLICATION_ADMIN');
 
 export const createByRole: Partial<Record<ResourceType, (ctx: RequestContext) => boolean>> = {
-  APPLICATION_CREDENTIAL: application,
   APPLICATION_DEPLOYMENT: application,
 };

@@ -107,10 +107,10 @@ async function inlineIntoSummaries(resource: Resource, rows: Row[], related: Rel
 }
 
 /** An item reduced to its fields, the named `_embedded` entries and the named links. */
-function reduce(body: Record<string, unknown>, keep: { fields?: string[]; embedded: string[]; links: string[] }): Record<string, unknown> {
+function reduce(body: Record<string, unknown>, keep: { fields?: string[]; embedded: string[]; links: string[]; id?: boolean }): Record<string, unknown> {
   const { _embedded, _links, ...fields } = body as { _embedded?: Record<string, unknown>; _links: Record<string, unknown> };
   const pick = (o: Record<string, unknown> | undefined, names: string[]) => Object.fromEntries(names.filter((n) => o?.[n] !== undefined).map((n) => [n, o![n]]));
-  const out: Record<string, unknown> = keep.fields ? pick(fields, keep.fields) : fields;
+  const out: Record<string, unknown> = { ...(keep.id ? { id: (fields as { uid?: unknown }).uid } : {}), ...(keep.fields ? pick(fields, keep.fields) : fields) };
   if (keep.embedded.length > 0) out._embedded = pick(_embedded, keep.embedded);
   if (keep.links.length > 0) out._links = pick(_links, keep.links);
   return out;

@@ -55,7 +55,7 @@ export interface AssociationDef {
    * To-one: also rendered as a top-level field holding the target item (as its GET shows it, reduced to the scalar
    * fields, the named `_embedded` entries and the named links), as the application's `owners` (CONTRACT §5.10).
    */
-  inline?: { fields?: string[]; embedded: string[]; links: string[] };
+  inline?: { fields?: string[]; embedded: string[]; links: string[]; /** Spring's `id` (= uid) first. */ id?: boolean };
 }
 
 export interface SearchParam {
