@@ -185,6 +185,71 @@ export const operations = {
     "path": "/application_credentials/{id}/{rel}",
     "tag": "Application credentials"
   },
+  "listApplicationDeployments": {
+    "method": "get",
+    "path": "/application_deployments",
+    "tag": "Application deployments"
+  },
+  "createApplicationDeployment": {
+    "method": "post",
+    "path": "/application_deployments",
+    "tag": "Application deployments"
+  },
+  "listApplicationDeploymentSearches": {
+    "method": "get",
+    "path": "/application_deployments/search",
+    "tag": "Application deployments"
+  },
+  "findApplicationDeploymentsByApplication": {
+    "method": "get",
+    "path": "/application_deployments/search/findByApplication",
+    "tag": "Application deployments"
+  },
+  "findApplicationDeploymentsByApplicationAndEnvironment": {
+    "method": "get",
+    "path": "/application_deployments/search/findByApplicationAndEnvironment",
+    "tag": "Application deployments"
+  },
+  "getApplicationDeployment": {
+    "method": "get",
+    "path": "/application_deployments/{id}",
+    "tag": "Application deployments"
+  },
+  "replaceApplicationDeployment": {
+    "method": "put",
+    "path": "/application_deployments/{id}",
+    "tag": "Application deployments"
+  },
+  "patchApplicationDeployment": {
+    "method": "patch",
+    "path": "/application_deployments/{id}",
+    "tag": "Application deployments"
+  },
+  "deleteApplicationDeployment": {
+    "method": "delete",
+    "path": "/application_deployments/{id}",
+    "tag": "Application deployments"
+  },
+  "operateApplicationDeployment": {
+    "method": "put",
+    "path": "/application_deployments/{id}/operation",
+    "tag": "Application deployments"
+  },
+  "getApplicationDeploymentStatus": {
+    "method": "get",
+    "path": "/application_deployments/{id}/status",
+    "tag": "Application deployments"
+  },
+  "getApplicationDeploymentLogs": {
+    "method": "get",
+    "path": "/application_deployments/{id}/logs",
+    "tag": "Application deployments"
+  },
+  "getApplicationDeploymentAssociation": {
+    "method": "get",
+    "path": "/application_deployments/{id}/{rel}",
+    "tag": "Application deployments"
+  },
   "listApplicationPrincipals": {
     "method": "get",
     "path": "/application_principals",

@@ -665,6 +665,256 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/application_deployments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List application deployments
+         * @description Deployments of applications the caller edits or in environments it owns (all for APPLICATION_ADMIN and TENANT_ADMIN).
+         */
+        get: operations["listApplicationDeployments"];
+        put?: never;
+        /**
+         * Deploy an application to an environment
+         * @description Records the deployment (state Stopped) and answers **201 with an empty body** and `Location`, as the Terraform
+         *     provider expects. Every refusal is **400** with a readable message (the provider's client drops 422 bodies):
+         *     `Only Connector and Ksml applications can be deployed`; `No active Application Principal for this application
+         *     in this environment` (Connector); `No Application Principal or Application Credential for this application in
+         *     this environment` (Ksml); `No approved Application Access Grant for this application in this environment`;
+         *     config problems, one `errors[]` entry per key: Connector configs are checked against the connect plugin of
+         *     `applicationClass` and the standard keys (`tasks.max` an integer ≥ 1) — `Invalid config uploaded` for a
+         *     mistyped known key or a missing required one, unknown keys pass; Ksml configs need `ksml_definition`
+         *     (`KSML_DEFINITION must be provided`), a YAML mapping, `ksml_deployment_size` in XS, S, M, L, XL and
+         *     `ksml_restart_policy` in on_exit, never (`Invalid config uploaded`). A second deployment of the application in
+         *     that environment is 409. The application's editors only (403). Audited as APPLICATION_CONFIGURED.
+         */
+        post: operations["createApplicationDeployment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_deployments/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Application deployment search methods
+         * @description Links to the search methods of application deployments.
+         */
+        get: operations["listApplicationDeploymentSearches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_deployments/search/findByApplication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find an application's deployments
+         * @description The visible deployments matching, as a page.
+         */
+        get: operations["findApplicationDeploymentsByApplication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_deployments/search/findByApplicationAndEnvironment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find an application's deployment in an environment
+         * @description The visible deployments matching, as a page.
+         */
+        get: operations["findApplicationDeploymentsByApplicationAndEnvironment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_deployments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an application deployment
+         * @description One deployment with its configs (`[{configKey, configValue}]` by key), state, application and environment, and links `status`, `logs` and the operations its state allows to the caller.
+         */
+        get: operations["getApplicationDeployment"];
+        /**
+         * Replace a deployment's configs
+         * @description Replaces `configs` (absent = none) of a Stopped deployment; a Running one answers 400 `Invalid action for this
+         *     state of deployment`. `application` and `environment` may be omitted or re-sent unchanged. Configs are checked
+         *     as on creation (400). Audited as APPLICATION_CONFIGURED.
+         */
+        put: operations["replaceApplicationDeployment"];
+        post?: never;
+        /**
+         * Delete a stopped deployment
+         * @description Removes a Stopped deployment (204); a Running one answers 400 `Invalid action for this state of deployment`. Audited as APPLICATION_UNCONFIGURED.
+         */
+        delete: operations["deleteApplicationDeployment"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a deployment's configs
+         * @description Merges `configs` key by key (`null` removes a key, `{}` clears them) of a Stopped deployment; otherwise as PUT.
+         */
+        patch: operations["patchApplicationDeployment"];
+        trace?: never;
+    };
+    "/application_deployments/{id}/operation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Operate a deployment
+         * @description `action` in the query, the body or both (then equal, else 400): Stopped → START (Running; preconditions and
+         *     configs are checked again) or RESET (offsets; stays Stopped); Running → STOP, RESTART, RESTART_TASK (Connector,
+         *     `taskId` 0 to tasks.max − 1). Any other pair is 400 `Invalid action for this state of deployment`; an unknown
+         *     action 400. VIEW_STATUS answers the status, VIEW_LOGS `{logs: []}`. Operations are compare-and-set: of two
+         *     concurrent ones only one applies (409). The application's editors only. Audited as APPLICATION_STARTED,
+         *     _STOPPED, _RESTARTED (`details.taskId`) or _RESET.
+         */
+        put: operations["operateApplicationDeployment"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_deployments/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a deployment's status
+         * @description Connector: `connectorState` (`Running`/`Stopped`, worker `embedded`) and `taskStates` (tasks.max tasks while
+         *     Running); Ksml: `ksmlStatus` (`Running` with one replica, or `Undeployed`). The other kind's key is null. No
+         *     runner is driven: this is the recorded state. Links `self` and the allowed operations.
+         */
+        get: operations["getApplicationDeploymentStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_deployments/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a deployment's logs
+         * @description Always `{logs: []}`, as no runner is driven here.
+         */
+        get: operations["getApplicationDeploymentLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/application_deployments/{id}/{rel}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `application` or `environment` (to-one, fixed at creation).
+                 * @example environment
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an association of an application deployment
+         * @description The linked resources: a to-one association answers the target item (404 when unset), a to-many one `{_embedded:{<collection>:[…]}, _links:{self}}`. With `Accept: text/uri-list` the target URIs, one per line.
+         */
+        get: operations["getApplicationDeploymentAssociation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/application_principals": {
         parameters: {
             query?: never;
@@ -4510,6 +4760,149 @@ export interface components {
             };
             _links: components["schemas"]["Links"];
             page: components["schemas"]["Page"];
+        };
+        /**
+         * @description An application to deploy to an environment, with its configuration (string values, stored and echoed as sent).
+         * @example {
+         *       "application": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *       "environment": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *       "configs": {
+         *         "topics": "payments",
+         *         "file": "/tmp/payments.txt",
+         *         "tasks.max": "1"
+         *       }
+         *     }
+         */
+        ApplicationDeploymentCreate: {
+            application?: components["schemas"]["Reference"];
+            environment?: components["schemas"]["Reference"];
+            configs?: components["schemas"]["StringMap"];
+        };
+        /**
+         * @example {
+         *       "uid": "6a7b8c9d0e1f42a3b4c5d6e7f8a9b0c1",
+         *       "configs": [
+         *         {
+         *           "configKey": "file",
+         *           "configValue": "/tmp/payments.txt"
+         *         },
+         *         {
+         *           "configKey": "topics",
+         *           "configValue": "payments"
+         *         }
+         *       ],
+         *       "state": "Stopped",
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "dev@demo.local",
+         *       "modified_by": "dev@demo.local",
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/application_deployments/6a7b8c9d0e1f42a3b4c5d6e7f8a9b0c1"
+         *         },
+         *         "status": {
+         *           "href": "https://portal.example.com/api/application_deployments/6a7b8c9d0e1f42a3b4c5d6e7f8a9b0c1/status"
+         *         },
+         *         "logs": {
+         *           "href": "https://portal.example.com/api/application_deployments/6a7b8c9d0e1f42a3b4c5d6e7f8a9b0c1/logs"
+         *         },
+         *         "start": {
+         *           "href": "https://portal.example.com/api/application_deployments/6a7b8c9d0e1f42a3b4c5d6e7f8a9b0c1/operation?action=START"
+         *         }
+         *       }
+         *     }
+         */
+        ApplicationDeployment: components["schemas"]["Common"] & {
+            /** @description The configs as sent, ordered by key. */
+            configs: {
+                configKey: string;
+                configValue: string;
+            }[];
+            /** @enum {string} */
+            state: "Stopped" | "Running";
+            _embedded?: {
+                application?: Record<string, never>;
+                environment?: Record<string, never>;
+            };
+        };
+        ApplicationDeploymentCollection: {
+            _embedded: {
+                application_deployments: components["schemas"]["ApplicationDeployment"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["Page"];
+        };
+        /**
+         * @description The recorded state (no connect cluster or KSML runner is driven); the other kind's key is null.
+         * @example {
+         *       "connectorState": {
+         *         "state": "Running",
+         *         "trace": null,
+         *         "workerId": "embedded"
+         *       },
+         *       "taskStates": [
+         *         {
+         *           "id": 0,
+         *           "status": "Running",
+         *           "trace": null,
+         *           "workerId": "embedded"
+         *         }
+         *       ],
+         *       "ksmlStatus": null,
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/application_deployments/6a7b8c9d0e1f42a3b4c5d6e7f8a9b0c1/status"
+         *         },
+         *         "stop": {
+         *           "href": "https://portal.example.com/api/application_deployments/6a7b8c9d0e1f42a3b4c5d6e7f8a9b0c1/operation?action=STOP"
+         *         }
+         *       }
+         *     }
+         */
+        DeploymentStatus: {
+            connectorState: {
+                state?: string;
+                trace?: string | null;
+                workerId?: string;
+            } | null;
+            taskStates: {
+                id?: number;
+                status?: string;
+                trace?: string | null;
+                workerId?: string;
+            }[] | null;
+            ksmlStatus: {
+                status?: string;
+                replicas?: number | null;
+                readyReplicas?: number | null;
+                appVersion?: string | null;
+                deployedAt?: string | null;
+                restartsCount?: number;
+                lastRestart?: string | null;
+            } | null;
+            _links: components["schemas"]["Links"];
+        };
+        /**
+         * @example {
+         *       "action": "START"
+         *     }
+         */
+        DeploymentOperation: {
+            /** @description START, STOP, RESTART, RESET, RESTART_TASK, VIEW_STATUS or VIEW_LOGS (any case); or in the query. */
+            action?: string | null;
+            /**
+             * @description RESTART_TASK only: 0 to tasks.max − 1, as a number or a string of digits.
+             * @example 0
+             */
+            taskId?: unknown;
+        };
+        /**
+         * @example {
+         *       "logs": []
+         *     }
+         */
+        DeploymentLogs: {
+            logs: string[];
         };
         /**
          * @description A principal of an application in an environment: an X.509 certificate chain (PEM, leaf first), or with
@@ -8378,6 +8771,489 @@ export interface operations {
                 id: components["parameters"]["id"];
                 /**
                  * @description The association: `application` or `environment` (to-one, fixed at generation).
+                 * @example environment
+                 */
+                rel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked resources. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["AssociationTargets"];
+                    /** @example https://portal.example.com/api/environments/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
+                    "text/uri-list": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listApplicationDeployments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deployments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationDeploymentCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createApplicationDeployment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationDeploymentCreate"] & unknown;
+            };
+        };
+        responses: {
+            /** @description Created; `Location` is the deployment's URI, the body is empty. */
+            201: {
+                headers: {
+                    /** @description URI of the new deployment */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listApplicationDeploymentSearches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["SearchIndex"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    findApplicationDeploymentsByApplication: {
+        parameters: {
+            query: {
+                /**
+                 * @description An application reference (URI or uid; unknown or invisible → 404).
+                 * @example 5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0
+                 */
+                application: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deployments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationDeploymentCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    findApplicationDeploymentsByApplicationAndEnvironment: {
+        parameters: {
+            query: {
+                /**
+                 * @description An application reference (URI or uid; unknown or invisible → 404).
+                 * @example 5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0
+                 */
+                application: string;
+                /**
+                 * @description An environment reference (URI or uid; unknown or invisible → 404).
+                 * @example 2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e
+                 */
+                environment: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 * @example [
+                 *       "name",
+                 *       "asc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deployments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationDeploymentCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getApplicationDeployment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the item's ETag equals this value.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deployment. */
+            200: {
+                headers: {
+                    /** @description Version of the deployment */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationDeployment"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replaceApplicationDeployment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationDeploymentCreate"];
+            };
+        };
+        responses: {
+            /** @description The deployment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationDeployment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    deleteApplicationDeployment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    patchApplicationDeployment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationDeploymentCreate"];
+                "application/merge-patch+json": components["schemas"]["ApplicationDeploymentCreate"];
+            };
+        };
+        responses: {
+            /** @description The deployment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationDeployment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    operateApplicationDeployment: {
+        parameters: {
+            query?: {
+                /** @example START */
+                action?: string;
+            };
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeploymentOperation"];
+            };
+        };
+        responses: {
+            /** @description The status after the operation (`{logs}` for VIEW_LOGS). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["DeploymentStatus"];
+                    "application/json": components["schemas"]["DeploymentLogs"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    getApplicationDeploymentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["DeploymentStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getApplicationDeploymentLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeploymentLogs"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getApplicationDeploymentAssociation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+                /**
+                 * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
                 rel: string;

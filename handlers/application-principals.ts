@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { applicationPartPolicy, editsApplicationOf } from '../auth/policies/application-part';
 import { canEditApplication } from '../auth/policies/application';
+import { deploymentCount } from '../models/application-deployment';
 import type { Row } from '../models/define';
 import { customPrincipalProblem, parsePrincipalCertificates } from '../models/principal-certificates';
 import { associationHandlers } from './_lib/associations';
@@ -127,7 +128,19 @@ const h = resourceHandlers(principalResource);
 export const listApplicationPrincipals = h.list;
 export const getApplicationPrincipal = h.get;
 export const patchApplicationPrincipal = h.patch;
-export const deleteApplicationPrincipal = h.remove;
+/**
+ * CONTRACT §6.3: the active principal of a connector deployed in its environment stays (400, not 422: the
+ * Terraform provider must read why); any other principal goes.
+ */
+export const deleteApplicationPrincipal: Handler = async (ctx) => {
+  const row = await findVisible(principalResource, ctx, ctx.params.id);
+  if (row.active && (await isConnectorPrincipal(ctx, row)) && (await editsApplicationOf(ctx, row))
+    && (await deploymentCount(ctx.models.ApplicationDeployment, { applicationUid: row.applicationUid, environmentUid: row.environmentUid })) > 0) {
+    const message = 'Unable to delete the active principal of a deployed connector; activate another principal first';
+    throw new BadRequestError([message], null, message);
+  }
+  return h.remove(ctx);
+};
 export const listApplicationPrincipalSearches = h.searchIndex;
 export const findApplicationPrincipalsByApplication = h.search('findByApplication');
 export const findApplicationPrincipalsByApplicationAndEnvironment = h.search('findByApplicationAndEnvironment');

@@ -3,6 +3,7 @@ import { applicationPolicy, mayAssignApplicationOwners } from '../auth/policies/
 import { applicationProblems } from '../models/application-rules';
 import { authenticationCount } from '../models/application-auth';
 import { openGrantCount } from '../models/application-access';
+import { deploymentCount } from '../models/application-deployment';
 import { inUse } from '../models/blockers';
 import type { Row } from '../models/define';
 import { associationHandlers } from './_lib/associations';
@@ -62,11 +63,12 @@ export const applicationResource: Resource = {
   ],
   policy: applicationPolicy,
   check,
-  // Terminal grants and access rows go with the application; deployments join these blockers when they land.
+  // Terminal grants and access rows go with the application.
   blockers: async (ctx, row, transaction) => {
     const where = { applicationUid: row.uid };
     return inUse(`Application ${row.shortName}`, {
       ...(await authenticationCount(ctx.models, where, transaction)),
+      deployment: await deploymentCount(ctx.models.ApplicationDeployment, where, transaction),
       'open access grant': await openGrantCount(ctx.models.ApplicationAccessGrant, where, transaction),
     });
   },

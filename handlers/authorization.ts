@@ -1,6 +1,5 @@
 /** `GET /auth` (CONTRACT §7.1): the permission model answering for other services. */
 import { parseQuestion, type ResourceType } from '../auth/actions';
-import { createByRole } from '../auth/policies/unbuilt-kinds';
 import type { RequestContext } from './_lib/context';
 import { BadRequestError, ForbiddenError, NotFoundError } from './_lib/errors';
 import type { Handler } from './_lib/reply';
@@ -20,9 +19,10 @@ import { schemaVersionResource } from './schema-versions';
 import { grantResource } from './application-access-grants';
 import { principalResource } from './application-principals';
 import { credentialResource } from './application-credentials';
+import { deploymentResource } from './application-deployments';
 
-/** Kinds this release holds, by `/auth` type; the others are answered by unbuilt-kinds.ts. */
-const RESOURCES: Partial<Record<ResourceType, () => Resource>> = {
+/** Every `/auth` type's resource: its policy answers. */
+const RESOURCES: Record<ResourceType, () => Resource> = {
   TENANT: () => tenantResource,
   USER: () => userResource,
   GROUP: () => groupResource,
@@ -37,6 +37,7 @@ const RESOURCES: Partial<Record<ResourceType, () => Resource>> = {
   APPLICATION_ACCESS_GRANT: () => grantResource,
   APPLICATION_PRINCIPAL: () => principalResource,
   APPLICATION_CREDENTIAL: () => credentialResource,
+  APPLICATION_DEPLOYMENT: () => deploymentResource,
 };
 
 const single = (v: unknown): string | undefined => {
@@ -59,7 +60,7 @@ async function decide(ctx: RequestContext): Promise<{ allowed: boolean; action: 
     const parent = under ? RESOURCES[under.parent as ResourceType]?.() : undefined;
     if (uid !== undefined && under && parent) return { allowed: await under.allowed(ctx, await findVisible(parent, ctx, uid)), action };
     if (uid !== undefined && !resource) throw new NotFoundError(`No parent ${uid} visible for ${action}`);
-    const allowed = resource ? await resource.policy.canCreate(ctx) : (createByRole[type]?.(ctx) ?? false);
+    const allowed = resource ? await resource.policy.canCreate(ctx) : false;
     return { allowed, action };
   }
   if (uid === undefined) {

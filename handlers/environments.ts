@@ -13,6 +13,7 @@ import { findVisible } from './_lib/store';
 import type { Row } from '../models/define';
 import { authenticationCount } from '../models/application-auth';
 import { openGrantCount } from '../models/application-access';
+import { deploymentCount } from '../models/application-deployment';
 import { inUse } from '../models/blockers';
 import { configsWhere } from '../models/stream-config';
 import { groupResource } from './groups';
@@ -63,13 +64,13 @@ export const environmentResource: Resource = {
   ],
   policy: environmentPolicy,
   check,
-  // Deployments join these blockers when they land.
   blockers: async (ctx, row, transaction) => {
     const configs = await configsWhere(ctx.models, { environmentUid: row.uid }, transaction);
     if (configs.length > 0) return `Environment ${row.shortName} has stream config(s) ${configs.join(', ')}; delete them first`;
     const where = { environmentUid: row.uid };
     return inUse(`Environment ${row.shortName}`, {
       ...(await authenticationCount(ctx.models, where, transaction)),
+      deployment: await deploymentCount(ctx.models.ApplicationDeployment, where, transaction),
       'open access grant': await openGrantCount(ctx.models.ApplicationAccessGrant, where, transaction),
     });
   },

@@ -24,6 +24,7 @@ import * as applicationAccess from './application-access';
 import * as applicationAccessGrants from './application-access-grants';
 import * as applicationPrincipals from './application-principals';
 import * as applicationCredentials from './application-credentials';
+import * as applicationDeployments from './application-deployments';
 
 type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
 
@@ -52,6 +53,7 @@ export const handlers = {
   ...handlersOf(applicationAccessGrants),
   ...handlersOf(applicationPrincipals),
   ...handlersOf(applicationCredentials),
+  ...handlersOf(applicationDeployments),
 } satisfies Record<OperationId, Handler>;
 
 type Extra = Exclude<keyof typeof handlers, OperationId>;

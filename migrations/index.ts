@@ -10,6 +10,7 @@ import * as m0008 from './0008-streams';
 import * as m0009 from './0009-stream-configs';
 import * as m0010 from './0010-application-access';
 import * as m0011 from './0011-application-authentications';
+import * as m0012 from './0012-application-deployments';
 
 export const migrations = [
   { name: '0001-initial', ...m0001 },
@@ -23,4 +24,5 @@ export const migrations = [
   { name: '0009-stream-configs', ...m0009 },
   { name: '0010-application-access', ...m0010 },
   { name: '0011-application-authentications', ...m0011 },
+  { name: '0012-application-deployments', ...m0012 },
 ];

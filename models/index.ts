@@ -15,6 +15,7 @@ import { defineStream } from './stream';
 import { defineApplicationAccess, defineApplicationAccessGrant } from './application-access';
 import { defineStreamConfig } from './stream-config';
 import { defineApplicationCredential, defineApplicationPrincipal } from './application-auth';
+import { defineApplicationDeployment } from './application-deployment';
 import { defineConnectPlugin, defineRankedReference } from './reference-data';
 
 /** All models of one database connection. */
@@ -50,6 +51,7 @@ export function initModels(sequelize: Sequelize) {
     ApplicationAccessGrant: defineApplicationAccessGrant(sequelize),
     ApplicationPrincipal: defineApplicationPrincipal(sequelize),
     ApplicationCredential: defineApplicationCredential(sequelize),
+    ApplicationDeployment: defineApplicationDeployment(sequelize),
     SigningKey: defineSigningKey(sequelize),
     AuditEvent: defineAuditEvent(sequelize),
   };
