@@ -7,12 +7,25 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createTenant, createUser, passwordToken, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { insertPrincipal } from '../support/access-world';
+import { accessResource } from '../../handlers/application-access';
+import { grantResource } from '../../handlers/application-access-grants';
 import { resourceByCollection } from '../../handlers/resources';
 import { deref, flatten, isReference, ownObject, refTarget, spec, type Schema } from './spec-arbitraries';
 import { rawClient, type RawClient } from './raw-client';
 
 const POOL_MIN = 3;
 const POOL_MAX = 12;
+
+/**
+ * Collections whose creation needs more than its references: an access request needs the stream configured in the
+ * environment (a stream config, made first) and the application able to authenticate there (a principal, put in
+ * through the models until principals have an API). A 422 there tries the next rows, as a 409 does.
+ */
+const PRECONDITIONS: Record<string, string[]> = { application_access_grants: ['stream_configs'] };
+
+/** handlers/resources.ts does not list the access collections; their descriptors are taken from their handlers. */
+const descriptorOf = (collection: string) => resourceByCollection(collection) ?? [accessResource, grantResource].find((r) => r.collection === collection);
 
 /** Collections with `POST /{c}`: the ones the fuzzer can make rows of, in dependency order. */
 function creatable(): Array<{ collection: string; schema: Schema }> {
@@ -23,6 +36,7 @@ function creatable(): Array<{ collection: string; schema: Schema }> {
     if (!m || !body) continue;
     const flat = flatten(body);
     const deps = Object.entries(flat.properties ?? {}).filter(([, p]) => isReference(p as Schema)).map(([k]) => refTarget(k));
+    deps.push(...(PRECONDITIONS[m[1]] ?? []));
     out.push({ collection: m[1], schema: body, deps });
   }
   // Referenced collections first: environments need instances and groups, groups need users…
@@ -48,6 +62,8 @@ export class Fixtures {
   readonly foreign: Record<string, string[]> = {};
   /** Names per collection (search parameters), taken from the rows made here. */
   readonly names: Record<string, string[]> = {};
+  /** The `applicationId`s (a field, not a reference) of the applications made here, for `findByApplicationId`. */
+  readonly applicationIds: string[] = [];
   /** Rows the fuzzer must never delete or demote: its own admin and its own tenant. */
   readonly protectedIds = new Set<string>();
   readonly collections = creatable();
@@ -80,6 +96,10 @@ export class Fixtures {
       await f.uploadSchema(other.admin.token, f.foreign);
     }
     for (const { collection } of f.collections) {
+      if (collection === 'application_access_grants') {
+        await f.authenticate(home.tenant.uid, f.pools);
+        await f.authenticate(other.tenant.uid, f.foreign);
+      }
       while (f.pools[collection].length < POOL_MIN) await f.make(collection);
       // Tenants are not foreign to a SUPER_ADMIN: /tenants gets no foreign ids (unknown ones are generated).
       if (collection !== 'tenants') await f.make(collection, other.admin.token, f.foreign);
@@ -125,12 +145,14 @@ export class Fixtures {
       method: 'POST', path: `${this.app.config.basePath}/${collection}`, body: JSON.stringify(body),
       headers: { Authorization: `Bearer ${token ?? await this.bearer()}`, 'Content-Type': 'application/json' },
     });
-    if (res.status === 409 && offset < POOL_MAX) return this.make(collection, token, into, offset + 1);
+    const unmet = res.status === 422 && PRECONDITIONS[collection] !== undefined;
+    if ((res.status === 409 || unmet) && offset < POOL_MAX) return this.make(collection, token, into, offset + 1);
     const uid = (res.json as { uid?: string } | undefined)?.uid;
     if (res.status !== 201 || !uid) throw new Error(`fuzz fixtures: POST /${collection} ${JSON.stringify(body)} → ${res.status} ${res.text}`);
     into[collection].push(uid);
     const name = (res.json as Record<string, unknown>).name ?? (res.json as Record<string, unknown>).shortName;
     if (typeof name === 'string' && into === this.pools) this.names[collection].push(name);
+    if (collection === 'applications' && typeof body.applicationId === 'string' && into === this.pools) this.applicationIds.push(body.applicationId);
     return uid;
   }
 
@@ -152,6 +174,17 @@ export class Fixtures {
     if (into === this.pools) (this.names.schemas ??= []).push(`io.fuzz.${name}`);
   }
 
+  /**
+   * A principal for every application of the pool in every environment of the pool (through the models: no API
+   * yet), so that access requests of the fixtures and many fuzzed ones meet their preconditions. Principals block
+   * the deletion of their application and environment; rows the fuzzer creates later have none.
+   */
+  async authenticate(tenantUid: string, into: Record<string, string[]>): Promise<void> {
+    for (const application of into.applications ?? []) {
+      for (const environment of into.environments ?? []) await insertPrincipal(this.app, tenantUid, application, environment);
+    }
+  }
+
   /** A row the fuzzer created with a 201 joins its pool (capped), so writes also hit rows of odd content. */
   adopt(collection: string, uid: string): void {
     const pool = this.pools[collection];
@@ -162,6 +195,11 @@ export class Fixtures {
   async deleted(collection: string, uid: string): Promise<void> {
     const pool = this.pools[collection];
     if (!pool || !pool.includes(uid)) return;
+    // Not every DELETE deletes: cancelling an access grant keeps it (Cancelled). Such a row stays in the pool.
+    const still = await this.client.send({
+      method: 'GET', path: `${this.app.config.basePath}/${collection}/${uid}`, headers: { Authorization: `Bearer ${await this.bearer()}` },
+    });
+    if (still.status === 200) return;
     pool.splice(pool.indexOf(uid), 1);
     if (pool.filter((u) => !this.protectedIds.has(u)).length >= POOL_MIN) return;
     if (collection === 'schemas' || collection === 'schema_versions') await this.uploadSchema();
@@ -179,7 +217,7 @@ export class Fixtures {
 
   /** The association rels of a collection and the collection each points into (from the resource descriptors). */
   rels(collection: string): Array<{ rel: string; target: string }> {
-    return (resourceByCollection(collection)?.associations ?? []).map((a) => ({ rel: a.rel, target: a.target().collection }));
+    return (descriptorOf(collection)?.associations ?? []).map((a) => ({ rel: a.rel, target: a.target().collection }));
   }
 
   /** Tenants whose rows the fingerprint covers: the fuzzer's, the foreign one and those it created. */

@@ -42,8 +42,17 @@ export function responseProblems(res: RawResponse): string[] {
 
 export interface Echo { path: string[]; value: unknown }
 
+/**
+ * Body fields of action operations that are stored under another name of the item: the `reason` of a deny or a
+ * revoke becomes the grant's `comment` (CONTRACT §5.14). By `METHOD template`.
+ */
+export const STORED_AS: Record<string, Record<string, string>> = {
+  'POST /application_access_grants/{id}/deny': { reason: 'comment' },
+  'POST /application_access_grants/{id}/revoke': { reason: 'comment' },
+};
+
 /** Invariant 3, part one: which parts of an accepted JSON object body must read back verbatim. */
-export function echoExpectations(schema: Schema, sent: unknown): Echo[] {
+export function echoExpectations(schema: Schema, sent: unknown, storedAs: Record<string, string> = {}): Echo[] {
   if (!sent || typeof sent !== 'object' || Array.isArray(sent)) return [];
   const props = (flatten(schema).properties ?? {}) as Record<string, Schema>;
   const out: Echo[] = [];
@@ -55,7 +64,7 @@ export function echoExpectations(schema: Schema, sent: unknown): Echo[] {
     if (s.writeOnly || s.oneOf || s.anyOf) continue;
     if (['string', 'integer', 'number', 'boolean'].includes(s.type)) {
       // Enums are matched ignoring case and spelling (CONTRACT §4): stored canonical, not verbatim.
-      if (!s.enum && !s.format?.startsWith('date') && value !== undefined) out.push({ path: [key], value });
+      if (!s.enum && !s.format?.startsWith('date') && value !== undefined) out.push({ path: [storedAs[key] ?? key], value });
     } else if (s.type === 'object' && value && typeof value === 'object' && !Array.isArray(value)) {
       // String maps (`properties`, `settings`): every key sent with a value is there with exactly that value.
       for (const k of Object.keys(value)) {

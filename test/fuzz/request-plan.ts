@@ -216,7 +216,11 @@ export function materialize(op: Operation, plan: Plan, f: Fixtures, token: strin
     const byName: Record<string, string[]> = {
       name: f.names[op.collection] ?? [], shortName: f.names[op.collection] ?? [], email: [f.admin.email],
       resourceUid: f.pools.clusters ?? [], action: ['CLUSTER_VIEW', 'ENVIRONMENT_EDIT', 'USER_DELETE'], resourceType: ['CLUSTER', 'Topic', 'ENVIRONMENT'],
+      // The grant search's enums (any case; statuses comma-joined or repeated).
+      accessType: ['CONSUMER', 'producer'], statuses: ['Pending', 'APPROVED,rejected', 'Cancelled'],
     };
+    // `applicationId` names an application by its applicationId field there, and is a reference elsewhere.
+    if (name === 'applicationId' && op.collection === 'applications') byName.applicationId = f.applicationIds;
     return pct(pick(byName[name] ?? f.pools[refTarget(name)] ?? [], i) ?? 'x');
   };
   const query = plan.query.map(([k, v], i) => `${k}=${v.startsWith('\u0001pool:') ? poolValue(k, plan.ids[2].index + i) : v}`);

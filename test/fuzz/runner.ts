@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { TestApp } from '../support/app';
 import { Fixtures } from './fixtures';
-import { echoExpectations, echoProblems, fingerprintDiff, fingerprinter, requestTraits, responseProblems } from './invariants';
+import { STORED_AS, echoExpectations, echoProblems, fingerprintDiff, fingerprinter, requestTraits, responseProblems } from './invariants';
 import { describeRequest, describeResponse, type RawRequest, type RawResponse } from './raw-client';
 import { materialize, operations, pct, planArb, type Built, type Operation } from './request-plan';
 
@@ -91,7 +91,7 @@ export async function runFuzz(app: TestApp, opts: FuzzOptions, log: (s: string) 
         else fail(i, opName, 'refused request changed nothing', `refused ${res.status} but state changed`, built.req, res, fingerprintDiff(before, after));
       }
       if (mutating && (res.status === 200 || res.status === 201) && op.body && built.sent !== undefined) {
-        const expected = echoExpectations(op.body.schema, built.sent);
+        const expected = echoExpectations(op.body.schema, built.sent, STORED_AS[opName]);
         if (expected.length > 0) {
           checked.readBacks++;
           checked.valuesCompared += expected.length;

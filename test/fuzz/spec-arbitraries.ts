@@ -64,7 +64,8 @@ export class RefPick {
 
 /**
  * The collection a reference field points into (CONTRACT §4.1): owners/viewers/groups → groups; people → users;
- * otherwise the field name pluralised (instance → instances, clusters → clusters).
+ * `…Id` fields of an access request → their collection; otherwise the field name pluralised (instance →
+ * instances, clusters → clusters).
  */
 const REFERENCE_TARGETS: Record<string, string> = {
   owners: 'groups', viewers: 'groups', groups: 'groups',
@@ -72,6 +73,10 @@ const REFERENCE_TARGETS: Record<string, string> = {
   keySchema: 'schemas', valueSchema: 'schemas', schema: 'schemas',
   keySchemaVersion: 'schema_versions', valueSchemaVersion: 'schema_versions',
   confidentiality: 'confidentialities', integrity: 'integrities', supportTier: 'support_tiers',
+  // Access requests (the Terraform provider's field names) and the access rows' own references.
+  applicationId: 'applications', streamId: 'streams', environmentId: 'environments',
+  application: 'applications', stream: 'streams', environment: 'environments',
+  applicationAccessGrant: 'application_access_grants', grants: 'application_access_grants',
 };
 
 export function refTarget(field: string): string {

@@ -3,6 +3,7 @@
  * role and ownership, and agreement with the edit/delete links the same caller sees on the resource itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessWorld } from '../support/access-world';
 import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
 
 let app: TestApp;
@@ -48,6 +49,36 @@ beforeAll(async () => {
   uid.adminUser = who.admin.user.uid;
   uid.otherTenant = other.tenant.uid;
   uid.otherCluster = await post('/clusters', { name: 'theirs', bootstrapServers: ['b:9092'] }, other.admin.token);
+
+  // Access grants in every status: the application's owners request, the stream's owners decide.
+  const w = await accessWorld(app, t, 'authz');
+  who.appOwner = w.appOwner;
+  who.streamOwner = w.streamOwner;
+  uid.worldApp = w.application.uid;
+  const grant = async (stream: any, environment: any, accessType: string, token = w.appOwner.token) => {
+    const res = await call(app, 'POST', '/application_access_grants', { token, body: { applicationId: w.application.uid, streamId: stream.uid, environmentId: environment.uid, accessType } });
+    if (res.status !== 201) throw new Error(`/application_access_grants: ${res.status} ${res.text}`);
+    return res.body.uid as string;
+  };
+  const act = async (method: string, path: string, token: string, expected: number) => {
+    const res = await call(app, method, path, { token, body: method === 'DELETE' ? undefined : { reason: 'authz test' } });
+    if (res.status !== expected) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  };
+  uid.pendingGrant = await grant(w.stream, w.managed, 'CONSUMER');
+  uid.approvedGrant = await grant(w.stream, w.auto, 'CONSUMER');
+  uid.rejectedGrant = await grant(w.other, w.managed, 'CONSUMER');
+  await act('POST', `/application_access_grants/${uid.rejectedGrant}/deny`, w.streamOwner.token, 200);
+  uid.cancelledGrant = await grant(w.other, w.managed, 'PRODUCER');
+  await act('DELETE', `/application_access_grants/${uid.cancelledGrant}`, w.appOwner.token, 204);
+  uid.revokedGrant = await grant(w.other, w.auto, 'CONSUMER');
+  await act('POST', `/application_access_grants/${uid.revokedGrant}/revoke`, w.appOwner.token, 200);
+  const theirs = await accessWorld(app, other, 'authzo');
+  const res = await call(app, 'POST', '/application_access_grants', {
+    token: theirs.appOwner.token, body: { applicationId: theirs.application.uid, streamId: theirs.stream.uid, environmentId: theirs.managed.uid, accessType: 'CONSUMER' },
+  });
+  if (res.status !== 201) throw new Error(`other tenant's grant: ${res.status} ${res.text}`);
+  uid.otherGrant = res.body.uid;
+  uid.otherApp = theirs.application.uid;
 });
 afterAll(async () => app?.stop());
 
@@ -84,6 +115,15 @@ describe('GET /auth', () => {
     ['an unknown uid of a held kind', 'admin', 'STREAM_VIEW', 'STREAM', '0123456789abcdef0123456789abcdef'],
     ['any uid of a kind not held yet', 'admin', 'APPLICATION_PRINCIPAL_VIEW', 'APPLICATION_PRINCIPAL', '0123456789abcdef0123456789abcdef'],
     ['the parent of a create when it does not exist', 'admin', 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', '0123456789abcdef0123456789abcdef'],
+    ['an unknown grant', 'admin', 'GRANT_APPROVE', 'APPLICATION_ACCESS_GRANT', '0123456789abcdef0123456789abcdef'],
+    ["another tenant's grant", 'admin', 'GRANT_APPROVE', 'APPLICATION_ACCESS_GRANT', 'otherGrant'],
+    ["another tenant's grant, asking to view it", 'admin', 'APPLICATION_ACCESS_GRANT_VIEW', 'APPLICATION_ACCESS_GRANT', 'otherGrant'],
+    ['a grant of applications, streams and environments the caller does not own', 'outsider', 'GRANT_CANCEL', 'APPLICATION_ACCESS_GRANT', 'pendingGrant'],
+    ['a grant the caller cannot see, asking to view it', 'owner', 'APPLICATION_ACCESS_GRANT_VIEW', 'APPLICATION_ACCESS_GRANT', 'approvedGrant'],
+    ["another tenant's application as the parent of a grant", 'admin', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', 'otherApp'],
+    ['an unknown application as the parent of a grant', 'appOwner', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', '0123456789abcdef0123456789abcdef'],
+    ["another tenant's application, asking to request access for it", 'admin', 'GRANT_REQUEST', 'APPLICATION', 'otherApp'],
+    ['a Private application the caller cannot see, asking to request access for it', 'outsider', 'GRANT_REQUEST', 'APPLICATION', 'privateApp'],
   ])('404 for %s', async (_name, caller, action, resourceType, target) => {
     const given = uid[target] ?? target;
     const res = await ask(who[caller].token, { action, resourceType, resourceUid: given });
@@ -152,6 +192,49 @@ describe('GET /auth', () => {
     ['owner', 'TENANT_WIZARD', 'TENANT', 'tenant', false],
     ['owner', 'cluster_view', 'cluster', 'cluster', true],
     ['owner', 'environment-edit', 'Environment', 'publicEnv', true],
+    // Access grants (CONTRACT §6.1, §7): the stream's editors approve and deny, the application's editors cancel,
+    // both revoke; EDIT is approve (PUT) and DELETE is cancel.
+    ['streamOwner', 'GRANT_APPROVE', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', true],
+    ['streamOwner', 'GRANT_DENY', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', true],
+    ['streamOwner', 'GRANT_CANCEL', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', false],
+    ['streamOwner', 'GRANT_REVOKE', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', false],
+    ['appOwner', 'GRANT_APPROVE', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', false],
+    ['appOwner', 'GRANT_DENY', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', false],
+    ['appOwner', 'GRANT_CANCEL', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', true],
+    ['appOwner', 'GRANT_REVOKE', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', false],
+    ['admin', 'GRANT_APPROVE', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', true],
+    ['admin', 'GRANT_CANCEL', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', true],
+    ['streamOwner', 'APPLICATION_ACCESS_GRANT_EDIT', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', true],
+    ['appOwner', 'APPLICATION_ACCESS_GRANT_EDIT', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', false],
+    ['appOwner', 'APPLICATION_ACCESS_GRANT_DELETE', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', true],
+    ['streamOwner', 'APPLICATION_ACCESS_GRANT_DELETE', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', false],
+    ['appOwner', 'APPLICATION_ACCESS_GRANT_VIEW', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', true],
+    ['streamOwner', 'GRANT_REVOKE', 'APPLICATION_ACCESS_GRANT', 'approvedGrant', true],
+    ['appOwner', 'GRANT_REVOKE', 'APPLICATION_ACCESS_GRANT', 'approvedGrant', true],
+    ['streamOwner', 'GRANT_APPROVE', 'APPLICATION_ACCESS_GRANT', 'approvedGrant', false],
+    ['streamOwner', 'GRANT_DENY', 'APPLICATION_ACCESS_GRANT', 'approvedGrant', false],
+    ['appOwner', 'GRANT_CANCEL', 'APPLICATION_ACCESS_GRANT', 'approvedGrant', false],
+    ['appOwner', 'APPLICATION_ACCESS_GRANT_DELETE', 'APPLICATION_ACCESS_GRANT', 'approvedGrant', false],
+    ['streamOwner', 'APPLICATION_ACCESS_GRANT_EDIT', 'APPLICATION_ACCESS_GRANT', 'approvedGrant', false],
+    ['admin', 'GRANT_REVOKE', 'APPLICATION_ACCESS_GRANT', 'revokedGrant', false],
+    ['admin', 'GRANT_APPROVE', 'APPLICATION_ACCESS_GRANT', 'rejectedGrant', false],
+    ['admin', 'GRANT_CANCEL', 'APPLICATION_ACCESS_GRANT', 'cancelledGrant', false],
+    ['admin', 'APPLICATION_ACCESS_GRANT_VIEW', 'APPLICATION_ACCESS_GRANT', 'cancelledGrant', true],
+    ['appOwner', 'grant-approve', 'application access grant', 'pendingGrant', false],
+    ['streamOwner', 'grant_approve', 'Application_Access_Grant', 'pendingGrant', true],
+    // Requests: the application's editors (its owners, APPLICATION_ADMIN, tenant admins).
+    ['appOwner', 'GRANT_REQUEST', 'APPLICATION', 'worldApp', true],
+    ['admin', 'GRANT_REQUEST', 'APPLICATION', 'worldApp', true],
+    ['streamOwner', 'GRANT_REQUEST', 'APPLICATION', 'worldApp', false],
+    ['outsider', 'GRANT_REQUEST', 'APPLICATION', 'worldApp', false],
+    ['owner', 'GRANT_REQUEST', 'APPLICATION', 'publicApp', true],
+    ['appOwner', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', 'worldApp', true],
+    ['admin', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', 'worldApp', true],
+    ['streamOwner', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', 'worldApp', false],
+    ['outsider', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', 'worldApp', false],
+    ['appOwner', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', 'publicApp', false],
+    ['appOwner', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', undefined, true],
+    ['nobody', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', undefined, false],
   ])('%s asks %s on %s %s → allowed %s', async (caller, action, resourceType, target, allowed) => {
     const query: Record<string, string> = { action, resourceType };
     if (target) query.resourceUid = uid[target];
@@ -175,7 +258,9 @@ describe('GET /auth', () => {
       ['APPLICATION', 'applications', 'publicApp'], ['APPLICATION', 'applications', 'privateApp'],
       ['STREAM', 'streams', 'publicStream'], ['STREAM', 'streams', 'privateStream'],
       ['SCHEMA', 'schemas', 'schema'], ['SCHEMA_VERSION', 'schema_versions', 'schemaVersion'],
-      ['STREAM_CONFIG', 'stream_configs', 'streamConfig'],
+      ['STREAM_CONFIG', 'stream_configs', 'streamConfig'], ['APPLICATION', 'applications', 'worldApp'],
+      ...['pendingGrant', 'approvedGrant', 'rejectedGrant', 'cancelledGrant', 'revokedGrant']
+        .map((g): [string, string, string] => ['APPLICATION_ACCESS_GRANT', 'application_access_grants', g]),
     ];
     for (const caller of Object.keys(who)) {
       for (const [type, collection, target] of targets) {
@@ -191,6 +276,28 @@ describe('GET /auth', () => {
         if (type === 'USER') {
           const res = await ask(who[caller].token, { action: 'USER_ASSIGN_ROLES', resourceType: type, resourceUid: uid[target] });
           expect(res.status === 200, `${caller} USER_ASSIGN_ROLES ${target}`).toBe(item.body._links.assign_roles !== undefined);
+        }
+        if (type === 'APPLICATION') {
+          // GRANT_REQUEST is for the application's editors, the same who see its `edit` link.
+          const res = await ask(who[caller].token, { action: 'GRANT_REQUEST', resourceType: type, resourceUid: uid[target] });
+          expect(res.status === 200, `${caller} GRANT_REQUEST ${target}`).toBe(item.body._links.edit !== undefined);
+          const create = await ask(who[caller].token, { action: 'APPLICATION_ACCESS_GRANT_CREATE', resourceType: 'APPLICATION_ACCESS_GRANT', resourceUid: uid[target] });
+          expect(create.status === 200, `${caller} APPLICATION_ACCESS_GRANT_CREATE under ${target}`).toBe(item.body._links.edit !== undefined);
+        }
+        if (type === 'APPLICATION_ACCESS_GRANT') {
+          // Each action link of the grant, and the `/auth` action that asks the same question.
+          for (const action of ['approve', 'deny', 'revoke', 'cancel']) {
+            const res = await ask(who[caller].token, { action: `GRANT_${action.toUpperCase()}`, resourceType: type, resourceUid: uid[target] });
+            expect(res.status === 200, `${caller} GRANT_${action.toUpperCase()} ${target}`).toBe(item.body._links[action] !== undefined);
+          }
+          // `edit` is approve (PUT), `delete` is cancel (DELETE).
+          expect(item.body._links.edit !== undefined, `${caller} edit link = approve link on ${target}`).toBe(item.body._links.approve !== undefined);
+          expect(item.body._links.delete !== undefined, `${caller} delete link = cancel link on ${target}`).toBe(item.body._links.cancel !== undefined);
+          // The grant search offers the same actions as the item.
+          const found = await call(app, 'GET', `/application_access_grants/search/findByAttributes?applicationId=${uid.worldApp}&size=100`, { token: who[caller].token });
+          const inSearch = found.body._embedded.applicationAccessGrantResponses.find((g: any) => g.uid === uid[target]);
+          const actions = (links: Record<string, unknown>) => ['approve', 'deny', 'revoke', 'cancel'].filter((a) => links[a] !== undefined);
+          expect(actions(inSearch?._links ?? {}), `${caller} search links of ${target}`).toEqual(actions(item.body._links));
         }
       }
     }

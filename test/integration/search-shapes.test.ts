@@ -5,14 +5,24 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import spec from '../../generated/openapi.json';
+import { accessWorld } from '../support/access-world';
 import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
 
 /** CONTRACT §5's single-entity searches, by collection. */
 const SINGLE = new Set(['tenants/findByShortName', 'instances/findByName', 'instances/findByShortName',
   'applications/findByName', 'applications/findByShortName', 'applications/findByApplicationId', 'schema_versions/findBySchemaAndVersion']);
-/** Parameters that name another resource: an unknown one answers 404 (CONTRACT §4.1). */
-const REFERENCES = new Set(['instance', 'owners', 'schema', 'stream', 'environment']);
 SINGLE.add('connect_plugins/findByPluginClass');
+SINGLE.add('application_access/findByGrantsContaining');
+/** Parameters that name another resource: an unknown one answers 404 (CONTRACT §4.1). */
+const REFERENCES = new Set(['instance', 'owners', 'schema', 'stream', 'environment', 'application', 'applicationAccessGrant', 'streamId', 'environmentId']);
+/** `applicationId` is a reference in the grant search, the application's own `applicationId` in the application one. */
+const isReference = (collection: string, param: string) => REFERENCES.has(param) || (param === 'applicationId' && collection !== 'applications');
+/** Collection searches whose items are embedded under another key than the collection's name. */
+const EMBEDDED_AS: Record<string, string> = { 'application_access_grants/findByAttributes': 'applicationAccessGrantResponses' };
+/** Values of enum parameters that are valid but match no fixture row (a miss must not be a 400). */
+const MISS: Record<string, Record<string, string>> = {
+  'application_access_grants/findByAttributes': { accessType: 'PRODUCER', statuses: 'Rejected' },
+};
 
 const searches = Object.keys(spec.paths)
   .map((p) => /^\/([a-z_]+)\/search\/([A-Za-z]+)$/.exec(p))
@@ -22,6 +32,8 @@ const searches = Object.keys(spec.paths)
 let app: TestApp;
 let t: TestTenant;
 const rows: Record<string, any> = {};
+/** Matching values of parameters that are no field of the fixture row, by `collection/param`. */
+const matches: Record<string, string> = {};
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -45,12 +57,30 @@ beforeAll(async () => {
   rows.stream_configs = await post('stream_configs', { stream: rows.streams.uid, environment: rows.environments.uid });
   rows.users = (await call(app, 'GET', `/users/${t.admin.user.uid}`, { token: t.admin.token })).body;
   rows.tenants = (await call(app, 'GET', '/tenant', { token: t.admin.token })).body;
+  // A grant (Pending: the "Stream owner" environment) and the access row it belongs to.
+  const w = await accessWorld(app, t, 'ss');
+  const grant = await call(app, 'POST', '/application_access_grants', {
+    token: w.appOwner.token, body: { applicationId: w.application.uid, streamId: w.stream.uid, environmentId: w.managed.uid, accessType: 'CONSUMER' },
+  });
+  expect(grant.status, grant.text).toBe(201);
+  rows.application_access_grants = (await call(app, 'GET', `/application_access_grants/${grant.body.uid}`, { token: t.admin.token })).body;
+  const access = await call(app, 'GET', `/application_access/search/findByGrantsContaining?applicationAccessGrant=${grant.body.uid}`, { token: t.admin.token });
+  expect(access.status, access.text).toBe(200);
+  rows.application_access = access.body;
+  // Search parameters that are no field of the row: the grant's references and enums, in another case than stored.
+  matches['application_access/applicationAccessGrant'] = grant.body.uid;
+  matches['application_access_grants/streamId'] = w.stream.uid;
+  matches['application_access_grants/applicationId'] = `${app.api}/applications/${w.application.uid}`;
+  matches['application_access_grants/environmentId'] = w.managed.uid;
+  matches['application_access_grants/accessType'] = 'consumer';
+  matches['application_access_grants/statuses'] = 'PENDING';
 });
 afterAll(async () => app?.stop());
 
 /** The value of a search parameter that matches the collection's fixture row. */
 function matching(collection: string, param: string): string {
   const row = rows[collection];
+  if (matches[`${collection}/${param}`] !== undefined) return matches[`${collection}/${param}`];
   if (param === 'email') return row.emailAddress.email;
   if (typeof row[param] === 'string') return row[param].toUpperCase() === row[param] ? row[param].toLowerCase() : row[param].toUpperCase();
   const linked = row._embedded?.[param];
@@ -66,10 +96,23 @@ const paramsOf = (collection: string, method: string): string[] => {
   return (required.length > 0 ? required : own).map((p: any) => p.name);
 };
 
+/** The `_embedded` keys the document gives the 200 answer of a search (its collection schema's). */
+const documentedEmbedded = (collection: string, method: string): string[] => {
+  const components = (spec as any).components.schemas as Record<string, any>;
+  const deref = (s: any): any => (s?.$ref ? deref(components[s.$ref.split('/').pop()]) : s);
+  const op = (spec.paths as Record<string, any>)[`/${collection}/search/${method}`].get;
+  const schema = deref(op.responses?.['200']?.content?.['application/hal+json']?.schema);
+  return Object.keys(deref(schema?.properties?._embedded)?.properties ?? {});
+};
+
 describe('search shapes', () => {
   it('covers every search of the document', () => {
     expect(searches.length).toBeGreaterThan(8);
     for (const s of SINGLE) expect(searches.map((x) => x.key)).toContain(s);
+    // The classification agrees with the document: where each collection search embeds its items.
+    for (const { collection, method, key } of searches.filter((x) => !SINGLE.has(x.key))) {
+      expect(documentedEmbedded(collection, method), key).toEqual([EMBEDDED_AS[key] ?? collection]);
+    }
   });
 
   it.each(searches)('$key: link template, matching and non-matching answers', async ({ collection, method, key }) => {
@@ -79,19 +122,30 @@ describe('search shapes', () => {
 
     const query = (value: (p: string) => string) => params.map((p) => `${p}=${encodeURIComponent(value(p))}`).join('&');
     const hit = await call(app, 'GET', `/${collection}/search/${method}?${query((p) => matching(collection, p))}`, { token: t.admin.token });
-    const miss = await call(app, 'GET', `/${collection}/search/${method}?${query((p) => (REFERENCES.has(p) ? '0'.repeat(32) : 'no-such-value'))}`, { token: t.admin.token });
+    const missing = (p: string) => MISS[key]?.[p] ?? (isReference(collection, p) ? '0'.repeat(32) : 'no-such-value');
+    const miss = await call(app, 'GET', `/${collection}/search/${method}?${query(missing)}`, { token: t.admin.token });
     if (SINGLE.has(key)) {
-      expect(hit.status).toBe(200);
+      expect(hit.status, hit.text).toBe(200);
       expect(hit.body.uid).toBe(rows[collection].uid);
       expect(hit.body._embedded?.[collection]).toBeUndefined();
+      expect(hit.body.page).toBeUndefined();
       expect(miss.status).toBe(404);
     } else {
-      expect(hit.status).toBe(200);
-      expect(hit.body._embedded[collection].map((r: any) => r.uid)).toContain(rows[collection].uid);
+      const embedded = EMBEDDED_AS[key] ?? collection;
+      expect(hit.status, hit.text).toBe(200);
+      expect(Object.keys(hit.body._embedded)).toEqual([embedded]);
+      expect(hit.body._embedded[embedded].map((r: any) => r.uid)).toContain(rows[collection].uid);
       expect(hit.body.page).toMatchObject({ number: 0, size: 20 });
       // An unknown reference in a query answers 404 (CONTRACT §4.1); any other miss is an empty page.
-      if (params.some((p) => REFERENCES.has(p))) expect(miss.status).toBe(404);
-      else expect([miss.status, miss.body._embedded[collection], miss.body.page.totalElements]).toEqual([200, [], 0]);
+      const refs = params.filter((p) => isReference(collection, p));
+      if (refs.length > 0) expect(miss.status, miss.text).toBe(404);
+      else expect([miss.status, miss.body._embedded[embedded], miss.body.page.totalElements]).toEqual([200, [], 0]);
+      if (refs.length > 0 && refs.length < params.length) {
+        // With only the non-reference parameters, a miss is an empty page of the same shape.
+        const rest = params.filter((p) => !refs.includes(p)).map((p) => `${p}=${encodeURIComponent(missing(p))}`).join('&');
+        const empty = await call(app, 'GET', `/${collection}/search/${method}?${rest}`, { token: t.admin.token });
+        expect([empty.status, empty.body._embedded?.[embedded], empty.body.page?.totalElements], empty.text).toEqual([200, [], 0]);
+      }
     }
   });
 });

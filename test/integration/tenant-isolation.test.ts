@@ -6,7 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessResource } from '../../handlers/application-access';
+import { grantResource } from '../../handlers/application-access-grants';
 import { resourceByCollection } from '../../handlers/resources';
+import { insertCredential, insertPrincipal } from '../support/access-world';
 import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
 
 const spec = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8')) as {
@@ -23,7 +26,13 @@ const REL_TARGET: Record<string, string> = {
   supportTier: 'support_tiers', schema: 'schemas', keySchema: 'schemas', valueSchema: 'schemas',
   confidentiality: 'confidentialities', integrity: 'integrities',
   stream: 'streams', environment: 'environments', keySchemaVersion: 'schema_versions', valueSchemaVersion: 'schema_versions',
+  application: 'applications', grants: 'application_access_grants',
 };
+/**
+ * The descriptor of a collection. handlers/resources.ts does not list the access collections (which is also why
+ * `/profile/application_access` answers 404), so they are looked up in their handlers as well.
+ */
+const descriptorOf = (collection: string) => resourceByCollection(collection) ?? [accessResource, grantResource].find((r) => r.collection === collection);
 
 let app: TestApp;
 let a: TestTenant;
@@ -68,6 +77,17 @@ beforeAll(async () => {
   A.stream_configs = await post('/stream_configs', { stream: A.streams, environment: A.environments, valueSchemaVersion: A.schema_versions });
   A.connect_plugins = await post('/connect_plugins', { pluginClass: 'com.example.AOnlyConnector', pluginType: 'SINK' });
   A_NAMES.connect_plugins = 'com.example.AOnlyConnector';
+  // An access grant of A: its application authenticates in the environment where its stream is configured.
+  A.application_principals = (await insertPrincipal(app, a.tenant.uid, A.applications, A.environments)).uid;
+  A.application_credentials = (await insertCredential(app, a.tenant.uid, A.applications, A.environments)).uid;
+  const grant = await call(app, 'POST', '/application_access_grants', {
+    token: tok, body: { applicationId: A.applications, streamId: A.streams, environmentId: A.environments, accessType: 'CONSUMER' },
+  });
+  if (grant.status !== 201) throw new Error(`/application_access_grants: ${grant.status} ${grant.text}`);
+  A.application_access_grants = grant.body.uid;
+  const access = await call(app, 'GET', `/application_access/search/findByGrantsContaining?applicationAccessGrant=${grant.body.uid}`, { token: tok });
+  if (access.status !== 200) throw new Error(`findByGrantsContaining: ${access.status} ${access.text}`);
+  A.application_access = access.body.uid;
   A.tenants = a.tenant.uid;
   A_NAMES.tenants = a.shortName;
 });
@@ -85,7 +105,7 @@ function probes(): Probe[] {
       const hasId = template.includes('{id}');
       const fills: string[] = [];
       if (template.includes('{rel}')) {
-        const resource = resourceByCollection(collection);
+        const resource = descriptorOf(collection);
         if (!resource) throw new Error(`no descriptor for ${template}`);
         for (const assoc of resource.associations) {
           const target = REL_TARGET[assoc.rel];
@@ -118,7 +138,14 @@ function queryFor(template: string): string {
       if (!p.name || p.in !== 'query') continue;
       if (p.name === 'instance') q.set(p.name, A.instances);
       else if (p.name === 'shortName') q.set(p.name, ({ tenants: a.shortName, instances: 'aonly', applications: 'a_only_app' } as Record<string, string>)[collection] ?? 'aonlyenv');
-      else if (p.name === 'applicationId') q.set(p.name, 'a.only.app');
+      // applications/findByApplicationId takes the application's applicationId; the grant search a reference.
+      else if (p.name === 'applicationId') q.set(p.name, collection === 'applications' ? 'a.only.app' : A.applications);
+      else if (p.name === 'application') q.set(p.name, A.applications);
+      else if (p.name === 'applicationAccessGrant') q.set(p.name, A.application_access_grants);
+      else if (p.name === 'streamId') q.set(p.name, A.streams);
+      else if (p.name === 'environmentId') q.set(p.name, A.environments);
+      else if (p.name === 'accessType') q.set(p.name, 'CONSUMER');
+      else if (p.name === 'statuses') q.set(p.name, 'Pending');
       else if (p.name === 'owners') q.set(p.name, A.groups);
       else if (p.name === 'schema') q.set(p.name, A.schemas);
       else if (p.name === 'stream') q.set(p.name, A.streams);
@@ -174,12 +201,126 @@ describe('tenant isolation on every path of the spec', () => {
     });
   }
 
+  it('the access searches answer 404 for each of A\'s references alone, and count nothing of A without them', async () => {
+    const failures: string[] = [];
+    const searches: Array<[string, Record<string, string>]> = [
+      ['/application_access/search/findByGrantsContaining', { applicationAccessGrant: A.application_access_grants }],
+      ['/application_access/search/findByGrantsContaining', { applicationAccessGrant: `${app.api}/application_access_grants/${A.application_access_grants}` }],
+      ['/application_access/search/findByApplicationAndStream', { application: A.applications, stream: A.streams }],
+      ['/application_access_grants/search/findByAttributes', { streamId: A.streams }],
+      ['/application_access_grants/search/findByAttributes', { applicationId: A.applications }],
+      ['/application_access_grants/search/findByAttributes', { environmentId: A.environments }],
+      ['/application_access_grants/search/findByAttributes', { applicationId: A.applications, accessType: 'CONSUMER', statuses: 'Pending' }],
+    ];
+    for (const token of [b.admin.token, bSuper.token]) {
+      for (const [path, query] of searches) {
+        const res = await call(app, 'GET', `${path}?${new URLSearchParams(query)}`, { token });
+        if (res.status !== 404) failures.push(`${path} ${JSON.stringify(query)} → ${res.status} (expected 404)`);
+        const leaked = aUids().filter((uid) => res.text.includes(uid) && !Object.values(query).some((v) => v.includes(uid)));
+        if (leaked.length > 0) failures.push(`${path} ${JSON.stringify(query)} leaks ${leaked.join(', ')}`);
+      }
+      // Filters that name nothing of A: B's (empty) world, never a count of A's grants.
+      const filters: Array<Record<string, string>> = [{}, { accessType: 'CONSUMER' }, { statuses: 'Pending' }, { accessType: 'consumer', statuses: 'PENDING,Approved' }];
+      for (const query of filters) {
+        const res = await call(app, 'GET', `/application_access_grants/search/findByAttributes?${new URLSearchParams(query)}`, { token });
+        if (res.status !== 200 || res.body.page?.totalElements !== 0 || res.body._embedded?.applicationAccessGrantResponses?.length !== 0) {
+          failures.push(`findByAttributes ${JSON.stringify(query)} → ${res.status} ${res.text.slice(0, 300)}`);
+        }
+      }
+      for (const path of ['/application_access', '/application_access_grants']) {
+        const res = await call(app, 'GET', path, { token });
+        if (res.status !== 200 || res.body.page?.totalElements !== 0) failures.push(`${path} → ${res.status} ${res.text.slice(0, 300)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("A's references in request bodies are answered as if they did not exist", async () => {
+    // B's own application, stream and environment, ready for a grant, so that only A's reference can be refused.
+    const tok = b.admin.token;
+    const post = async (path: string, body: unknown) => {
+      const res = await call(app, 'POST', path, { token: tok, body });
+      if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
+      return res.body.uid as string;
+    };
+    const group = await post('/groups', { name: 'B Access Team', members: [b.admin.user.uid] });
+    const instance = await post('/instances', { name: 'B Access Instance', shortName: 'baccess' });
+    const environment = await post('/environments', { name: 'b-access-env', shortName: 'baccessenv', instance, owners: group });
+    const application = await post('/applications', { applicationId: 'b.access.app', name: 'B Access App', shortName: 'b_access_app', applicationType: 'Custom', owners: group });
+    const stream = await post('/streams', { name: 'b-access-stream', keyType: 'String', valueType: 'String', owners: group });
+    await post('/stream_configs', { stream, environment });
+    await insertPrincipal(app, b.tenant.uid, application, environment);
+    const never = '0123456789abcdef0123456789abcdef';
+    const mine = { applicationId: application, streamId: stream, environmentId: environment, accessType: 'PRODUCER' };
+    const cases: Array<[string, string, Record<string, unknown>, string]> = [
+      ['POST', '/application_access_grants', { ...mine, applicationId: A.applications }, 'applicationId'],
+      ['POST', '/application_access_grants', { ...mine, streamId: A.streams }, 'streamId'],
+      ['POST', '/application_access_grants', { ...mine, environmentId: A.environments }, 'environmentId'],
+      ['POST', '/application_access', { application: A.applications, stream, accessType: 'CONSUMER' }, 'application'],
+      ['POST', '/application_access', { application, stream: A.streams, accessType: 'CONSUMER' }, 'stream'],
+    ];
+    const failures: string[] = [];
+    for (const [method, path, body, field] of cases) {
+      const theirs = await call(app, method, path, { token: tok, body });
+      const unknown = await call(app, method, path, { token: tok, body: { ...body, [field]: never } });
+      const shown = (r: typeof theirs, uid: string) => `${r.status} ${JSON.stringify(r.body?.errors ?? r.text).replaceAll(uid, '<uid>')}`;
+      if (theirs.status < 400 || shown(theirs, body[field] as string) !== shown(unknown, never)) {
+        failures.push(`${method} ${path} with A's ${field}: ${shown(theirs, body[field] as string)}; an unknown one: ${shown(unknown, never)}`);
+      }
+    }
+    // A grant of B's own access in A's environment.
+    const made = await call(app, 'POST', '/application_access_grants', { token: tok, body: mine });
+    expect(made.status, made.text).toBe(201);
+    const access = (await call(app, 'GET', `/application_access/search/findByGrantsContaining?applicationAccessGrant=${made.body.uid}`, { token: tok })).body.uid;
+    for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+      const theirs = await call(app, method, `/application_access/${access}/grants`, { token: tok, body: { environment: A.environments } });
+      const unknown = await call(app, method, `/application_access/${access}/grants`, { token: tok, body: { environment: never } });
+      if (theirs.status < 400 || theirs.status !== unknown.status || JSON.stringify(theirs.body.errors).replaceAll(A.environments, '<uid>') !== JSON.stringify(unknown.body.errors).replaceAll(never, '<uid>')) {
+        failures.push(`${method} {access}/grants with A's environment: ${theirs.status} ${theirs.text}; an unknown one: ${unknown.status} ${unknown.text}`);
+      }
+    }
+    const revoke = await call(app, 'DELETE', `/application_access/${access}/grants`, { token: tok, body: { environment: A.environments, reason: 'x' } });
+    const revokeUnknown = await call(app, 'DELETE', `/application_access/${access}/grants`, { token: tok, body: { environment: never, reason: 'x' } });
+    if (revoke.status < 400 || revoke.status !== revokeUnknown.status) failures.push(`DELETE {access}/grants with A's environment: ${revoke.status} ${revoke.text}; an unknown one: ${revokeUnknown.status}`);
+    expect(failures).toEqual([]);
+  });
+
+  it('/auth on A\'s grant and application answers 404, word for word as for a uid that never existed', async () => {
+    const never = '00000000000000000000000000000000';
+    const questions: Array<[string, string, string]> = [
+      ['GRANT_APPROVE', 'APPLICATION_ACCESS_GRANT', A.application_access_grants],
+      ['GRANT_DENY', 'APPLICATION_ACCESS_GRANT', A.application_access_grants],
+      ['GRANT_REVOKE', 'APPLICATION_ACCESS_GRANT', A.application_access_grants],
+      ['GRANT_CANCEL', 'APPLICATION_ACCESS_GRANT', A.application_access_grants],
+      ['APPLICATION_ACCESS_GRANT_VIEW', 'APPLICATION_ACCESS_GRANT', A.application_access_grants],
+      ['APPLICATION_ACCESS_GRANT_EDIT', 'APPLICATION_ACCESS_GRANT', A.application_access_grants],
+      ['APPLICATION_ACCESS_GRANT_DELETE', 'APPLICATION_ACCESS_GRANT', A.application_access_grants],
+      ['APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', A.applications],
+      ['GRANT_REQUEST', 'APPLICATION', A.applications],
+    ];
+    const failures: string[] = [];
+    for (const token of [b.admin.token, bSuper.token]) {
+      for (const [action, resourceType, resourceUid] of questions) {
+        const res = await call(app, 'GET', `/auth?${new URLSearchParams({ action, resourceType, resourceUid })}`, { token });
+        const control = await call(app, 'GET', `/auth?${new URLSearchParams({ action, resourceType, resourceUid: never })}`, { token });
+        const theirs = `${res.status} ${JSON.stringify(res.body?.errors).replaceAll(resourceUid, '<uid>')}`;
+        const unknown = `${control.status} ${JSON.stringify(control.body?.errors).replaceAll(never, '<uid>')}`;
+        if (res.status !== 404 || theirs !== unknown) failures.push(`${action} on A's ${resourceType}: ${theirs}; never existed: ${unknown}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it("A's data is intact after B's attempts", async () => {
-    for (const collection of ['clusters', 'instances', 'groups', 'environments', 'users']) {
+    for (const collection of ['clusters', 'instances', 'groups', 'environments', 'users', 'applications', 'streams', 'application_access', 'application_access_grants']) {
       const res = await call(app, 'GET', `/${collection}/${A[collection]}`, { token: a.admin.token });
       expect(res.status, collection).toBe(200);
     }
     const group = await call(app, 'GET', `/groups/${A.groups}/members`, { token: a.admin.token, headers: { Accept: 'text/uri-list' } });
     expect(group.text).toContain(A.users);
+    const grant = await call(app, 'GET', `/application_access_grants/${A.application_access_grants}`, { token: a.admin.token });
+    expect(grant.body).toMatchObject({ status: 'Pending', comment: null, processedBy: null });
+    const access = await call(app, 'GET', `/application_access/${A.application_access}`, { token: a.admin.token });
+    expect(access.body._embedded.grants.map((g: any) => g.uid)).toEqual([A.application_access_grants]);
   });
 });
