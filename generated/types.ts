@@ -4649,7 +4649,11 @@ export interface components {
         ApplicationAuthenticationDelete: {
             applicationId: components["schemas"]["Reference"];
             environmentId: components["schemas"]["Reference"];
-            target?: string | null;
+            /**
+             * @description Any case; when given, only a credential of that target is deleted.
+             * @enum {string|null}
+             */
+            target?: "KAFKA" | "SCHEMA_REGISTRY" | null;
             configs: {
                 username: string;
             };
@@ -9337,7 +9341,7 @@ export interface operations {
                  *       }
                  *     ]
                  */
-                "application/json": components["schemas"]["ApplicationPrincipalCreate"][] | components["schemas"]["ApplicationPrincipalCreate"];
+                "application/json": unknown;
             };
         };
         responses: {

@@ -3,7 +3,7 @@ import { hashSecret } from '../auth/passwords';
 import { canEditApplication } from '../auth/policies/application';
 import { applicationPartPolicy } from '../auth/policies/application-part';
 import { generatePassword, scramVerifier } from '../auth/scram';
-import { credentialUsername, providerOf, resolveCredentialTypes, scramMechanismOf, type CredentialType } from '../models/credential-rules';
+import { CREDENTIAL_TYPES, credentialUsername, parseCredentialType, providerOf, resolveCredentialTypes, scramMechanismOf, type CredentialType } from '../models/credential-rules';
 import type { Row } from '../models/define';
 import type { RequestContext } from './_lib/context';
 import { associationHandlers } from './_lib/associations';
@@ -156,10 +156,15 @@ const credentialSearch = (o: { environment: boolean; type: 'required' | 'optiona
   const application = await editableApplication(ctx, 'applicationId', required('applicationId'), true);
   const where: Record<string, unknown> = { applicationUid: application.uid };
   if (o.environment) where.environmentUid = (await resolveQueryRef(environmentResource, ctx, required('environmentId'))).uid;
-  const type = o.type === 'required' ? required('type') : o.type === 'optional' ? arg('type') : undefined;
+  const typeArg = o.type === 'required' ? required('type') : o.type === 'optional' ? arg('type') : undefined;
+  const type = typeArg === undefined || typeArg === '' ? undefined : parseCredentialType(typeArg);
+  if (typeArg && !type) {
+    const message = `must be one of ${CREDENTIAL_TYPES.join(', ')}`;
+    throw new BadRequestError([`type: ${message}`], [{ field: 'type', message, rejectedValue: typeArg }]);
+  }
   const page = parsePage(ctx.rawQuery, { created_at: 'createdAt', username: 'username' });
   const rows = (await ctx.models.ApplicationCredential.findAll({ where: { [Op.and]: [where, { tenantUid: ctx.principal.tenant.uid }] }, order: [['createdAt', 'ASC'], ['uid', 'ASC']] }))
-    .filter((r) => !type || ((r.types as string[]) ?? []).some((t) => t.toUpperCase() === String(type).toUpperCase()));
+    .filter((r) => !type || ((r.types as string[]) ?? []).includes(type));
   const slice = rows.slice(page.page * page.size, (page.page + 1) * page.size);
   const rendered = await items(credentialResource, slice, await loadRelated(credentialResource, slice, ctx), ctx);
   return plain(rendered.map(({ _links: _l, _embedded: _e, ...rest }) => rest));

@@ -7,7 +7,7 @@ import { customPrincipalProblem, parsePrincipalCertificates } from '../models/pr
 import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from './_lib/context';
 import { renderOne, resourceHandlers } from './_lib/crud';
-import { BadRequestError, ConflictError, ForbiddenError, UnprocessableError } from './_lib/errors';
+import { BadBodyError, BadRequestError, ConflictError, ForbiddenError, UnprocessableError } from './_lib/errors';
 import { checkIfMatch, validatorHeaders } from './_lib/etag';
 import { link, timestamp } from './_lib/hal';
 import { mutate } from './_lib/mutation';
@@ -18,6 +18,8 @@ import { applicationResource } from './applications';
 import { environmentResource } from './environments';
 
 const DUPLICATE = 'errmsg.duplicate.principal';
+/** The stored principal column's length. */
+const MAX_PRINCIPAL = 1024;
 
 const refuse = (field: string, message: string, rejectedValue?: unknown) => {
   // Certificates and keys are not echoed: a private key must never come back, and a chain says nothing new.
@@ -43,7 +45,11 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   }
   const connector = application.applicationType === 'Connector';
   const custom = row ? !!row.custom : values.custom === true;
+  // A blank key is no key (the provider sends "" for an unset one).
+  if (values.privateKey === '') delete values.privateKey;
   const key = values.privateKey ?? null;
+  if (key !== null && typeof key !== 'string') throw refuse('privateKey', 'must be a PEM string');
+  if ('custom' in values && values.custom !== null && typeof values.custom !== 'boolean') throw refuse('custom', 'must be true or false', values.custom);
   if (key !== null && (!connector || custom)) throw refuse('privateKey', connector ? 'a custom principal takes no private key' : 'only principals of Connector applications take a private key');
   if (row && !('principal' in values)) {
     if (key !== null) throw refuse('principal', 'is required with a new privateKey');
@@ -61,6 +67,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
     if (parsed.kind === 'refused') {
       throw refuse(parsed.field === 'privateKey' && storedKey ? 'privateKey' : parsed.field, storedKey && parsed.field === 'privateKey' ? 'the stored private key does not match the new certificate; send its key' : parsed.message);
     }
+    if (parsed.principal.length > MAX_PRINCIPAL) throw refuse('principal', `the certificate's subject is longer than ${MAX_PRINCIPAL} characters`);
     Object.assign(values, {
       principal: parsed.principal, applicationPem: parsed.applicationPem, expiresOn: parsed.expiresOn, fingerprint: parsed.fingerprint,
       identity: parsed.fingerprint, type: 'SSL', custom: false,
@@ -159,6 +166,7 @@ export const createApplicationPrincipal: Handler = withPrecheck(async (ctx) => {
     if (element.length !== 1) throw new BadRequestError(['body: exactly one principal per request'], [{ field: 'body', message: 'exactly one principal per request' }]);
     element = element[0];
   }
+  if (!element || typeof element !== 'object' || Array.isArray(element)) throw new BadBodyError();
   const reply = await h.create({ ...ctx, body: element });
   const location = String(reply.headers?.Location);
   return plain(location, 201, { Location: location });

@@ -86,3 +86,6 @@ const loose = (s: string) => s.toLowerCase().replace(/[\s_-]/g, '');
 function match<T extends string>(values: readonly T[], value: unknown): T | undefined {
   return typeof value === 'string' ? values.find((v) => loose(v) === loose(value)) : undefined;
 }
+
+/** A credential type named loosely (case, spaces, `_`, `-` ignored, §4.3), or undefined when it names none. */
+export const parseCredentialType = (value: unknown): CredentialType | undefined => match(CREDENTIAL_TYPES, value);

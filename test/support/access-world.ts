@@ -1,7 +1,8 @@
 /**
  * A tenant ready for access requests: an application owned by one group, a stream owned by another, configured
  * in a "Stream owner" environment and an Auto one, and the application able to authenticate in both.
- * Principals and credentials are inserted through the models until their API lands (issue 11).
+ * The principal is made through the API (POST /application_principals, a custom principal, as the app owner);
+ * `insertPrincipal` and `insertCredential` stay for tests that need a row without going through HTTP.
  */
 import { randomBytes } from 'node:crypto';
 import { call, createUser, type TestApp, type TestTenant, type TestUser } from './app';
@@ -59,7 +60,7 @@ export async function accessWorld(app: TestApp, t: TestTenant, tag = 'aw'): Prom
   for (const s of [stream, other]) {
     for (const env of [managed, auto]) await post('/stream_configs', { stream: s.uid, environment: env.uid }, streamOwner.token);
   }
-  await insertPrincipal(app, t.tenant.uid, application.uid, managed.uid);
+  await post('/application_principals', [{ principal: `${tag}-billing-client`, custom: true, application: application.uid, environment: managed.uid }], appOwner.token);
   await insertCredential(app, t.tenant.uid, application.uid, auto.uid);
   return { appOwner, streamOwner, appTeam, streamTeam, instance, managed, auto, application, stream, other };
 }
