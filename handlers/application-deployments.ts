@@ -66,13 +66,15 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   if (!row) {
     if (!(await canEditApplication(ctx, application))) throw new ForbiddenError(`Only the editors of application ${application.shortName} may deploy it`);
     await preconditions(ctx, application, environment, transaction);
-    if (await ctx.models.ApplicationDeployment.findOne({ where: { applicationUid: application.uid, environmentUid: environment.uid }, attributes: ['uid'], transaction })) {
-      throw new ConflictError(`Application ${application.shortName} is already deployed in environment ${environment.shortName}`);
-    }
-    values.state = 'Stopped';
-    values.restarts = 0;
   }
   await checkConfigs(ctx, application, (values.configs ?? row?.configs ?? {}) as Record<string, string>, transaction);
+  if (row) return;
+  // Uniqueness last, as CONTRACT §2 orders it.
+  if (await ctx.models.ApplicationDeployment.findOne({ where: { applicationUid: application.uid, environmentUid: environment.uid }, attributes: ['uid'], transaction })) {
+    throw new ConflictError(`Application ${application.shortName} is already deployed in environment ${environment.shortName}`);
+  }
+  values.state = 'Stopped';
+  values.restarts = 0;
 }
 
 const configsOut = (v: unknown) => Object.entries((v as Record<string, string> | null) ?? {})

@@ -1,7 +1,7 @@
 /**
  * A tenant ready for access requests: an application owned by one group, a stream owned by another, configured
  * in a "Stream owner" environment and an Auto one, and the application able to authenticate in both.
- * The principal is made through the API (POST /application_principals, a custom principal, as the app owner);
+ * The principal (a custom one) and the credential are made through the API as the app owner;
  * `insertPrincipal` and `insertCredential` stay for tests that need a row without going through HTTP.
  */
 import { randomBytes } from 'node:crypto';
@@ -18,7 +18,7 @@ export async function insertPrincipal(app: TestApp, tenantUid: string, applicati
 
 export async function insertCredential(app: TestApp, tenantUid: string, applicationUid: string, environmentUid: string) {
   return app.models.ApplicationCredential.create({
-    tenantUid, applicationUid, environmentUid, target: 'KAFKA', username: `fixture-${hex()}`, types: [{ type: 'SCRAM_SHA_512' }], secret: 'fixture',
+    tenantUid, applicationUid, environmentUid, target: 'KAFKA', username: `fixture-${hex()}`, types: ['SCRAM_SHA_512'], secret: 'fixture',
   });
 }
 
@@ -61,6 +61,6 @@ export async function accessWorld(app: TestApp, t: TestTenant, tag = 'aw'): Prom
     for (const env of [managed, auto]) await post('/stream_configs', { stream: s.uid, environment: env.uid }, streamOwner.token);
   }
   await post('/application_principals', [{ principal: `${tag}-billing-client`, custom: true, application: application.uid, environment: managed.uid }], appOwner.token);
-  await insertCredential(app, t.tenant.uid, application.uid, auto.uid);
+  await post('/application_authentications', { applicationId: application.uid, environmentId: auto.uid, target: 'KAFKA' }, appOwner.token);
   return { appOwner, streamOwner, appTeam, streamTeam, instance, managed, auto, application, stream, other };
 }
