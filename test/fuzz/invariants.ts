@@ -4,13 +4,14 @@
  *  2. every status ≥ 400 carries the one error body of spec §7 / CONTRACT §2, as application/hal+json;
  *  3. an accepted write stores what it was given: every scalar sent at a typed, non-enum, non-reference,
  *     non-write-only field, and every value of a string map, reads back identical from GET of the item;
- *  4. a refused mutating request changes nothing: the database fingerprint of the fuzz tenants is unchanged.
+ *  4. a refused mutating request changes nothing: the database fingerprint of the fuzz tenants is unchanged;
+ *  5. a generated credential's password is answered once and never stored or shown in plain.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Model, ModelStatic } from 'sequelize';
 import type { TestApp } from '../support/app';
 import type { RawRequest, RawResponse } from './raw-client';
-import { flatten, isReference, type Schema } from './spec-arbitraries';
+import { deref, flatten, isReference, type Schema } from './spec-arbitraries';
 import type { Fixtures } from './fixtures';
 
 const UPPER_SNAKE = /^[A-Z]+(_[A-Z]+)*$/;
@@ -44,22 +45,42 @@ export interface Echo { path: string[]; value: unknown }
 
 /**
  * Body fields of action operations that are stored under another name of the item: the `reason` of a deny or a
- * revoke becomes the grant's `comment` (CONTRACT §5.14). By `METHOD template`.
+ * revoke becomes the grant's `comment` (CONTRACT §5.14). `null`: a field that is no stored value — the `action`
+ * and `taskId` of a deployment operation are commands (CONTRACT §5.15), a credential's `type` is stored canonical
+ * in `types[].type` (CONTRACT §5.12). By `METHOD template`.
  */
-export const STORED_AS: Record<string, Record<string, string>> = {
+export const STORED_AS: Record<string, Record<string, string | null>> = {
   'POST /application_access_grants/{id}/deny': { reason: 'comment' },
   'POST /application_access_grants/{id}/revoke': { reason: 'comment' },
+  'PUT /application_deployments/{id}/operation': { action: null, taskId: null },
+  'POST /application_authentications': { type: null },
 };
 
+/**
+ * The object an accepted body describes: a principal POST is a one-element array of it or the object itself
+ * (CONTRACT §5.11); the schema is then the object alternative.
+ */
+function unwrapped(schema: Schema, sent: unknown): [Schema, unknown] {
+  const s = deref(schema);
+  const alternatives: Schema[] | undefined = s?.oneOf ?? s?.anyOf;
+  if (!alternatives) return [schema, sent];
+  if (Array.isArray(sent)) {
+    const array = alternatives.map((a) => deref(a)).find((a) => a?.type === 'array');
+    return sent.length === 1 && array ? [array.items ?? {}, sent[0]] : [{}, undefined];
+  }
+  return [alternatives.find((a) => flatten(a)?.properties) ?? {}, sent];
+}
+
 /** Invariant 3, part one: which parts of an accepted JSON object body must read back verbatim. */
-export function echoExpectations(schema: Schema, sent: unknown, storedAs: Record<string, string> = {}): Echo[] {
+export function echoExpectations(bodySchema: Schema, body: unknown, storedAs: Record<string, string | null> = {}): Echo[] {
+  const [schema, sent] = unwrapped(bodySchema, body);
   if (!sent || typeof sent !== 'object' || Array.isArray(sent)) return [];
   const props = (flatten(schema).properties ?? {}) as Record<string, Schema>;
   const out: Echo[] = [];
   for (const key of Object.keys(sent)) {
     const p = props[key];
     const value = (sent as Record<string, unknown>)[key];
-    if (!p || isReference(p)) continue;
+    if (!p || isReference(p) || storedAs[key] === null) continue;
     const s = flatten(p);
     if (s.writeOnly || s.oneOf || s.anyOf) continue;
     if (['string', 'integer', 'number', 'boolean'].includes(s.type)) {
@@ -82,6 +103,11 @@ export function echoProblems(expected: Echo[], item: unknown): string[] {
   for (const { path, value } of expected) {
     let cur: unknown = item;
     for (const seg of path) {
+      // A map read back as pairs: deployment `configs` are `[{configKey, configValue}]` (CONTRACT §5.15).
+      if (Array.isArray(cur) && cur.every((e) => e && typeof e === 'object' && 'configKey' in e)) {
+        cur = (cur as Array<{ configKey: unknown; configValue: unknown }>).find((e) => e.configKey === seg)?.configValue;
+        continue;
+      }
       cur = cur && typeof cur === 'object' && Object.hasOwn(cur, seg) ? (cur as Record<string, unknown>)[seg] : undefined;
     }
     if (cur !== value && !(typeof value === 'number' && typeof cur === 'number' && cur === value)) {
@@ -178,4 +204,29 @@ export function echoDiffKind(sent: unknown, got: unknown): string {
   if (got === sent.trim()) return 'trimmed';
   if (sent.startsWith(got)) return 'truncated';
   return 'altered';
+}
+
+/**
+ * A generated credential (CONTRACT §5.12): the creation reply is `[{authData:{username, password, provider,
+ * clusters}}]` with a 32-character password, and the password is never stored or shown in plain — not in the
+ * credential's row, not in the audit history, not on GET of the credential.
+ */
+export async function credentialSecretProblems(app: TestApp, res: RawResponse, readBack: string | undefined): Promise<string[]> {
+  const reply = res.json as Array<{ authData?: { username?: unknown; password?: unknown; provider?: unknown; clusters?: unknown } }> | undefined;
+  const authData = Array.isArray(reply) && reply.length === 1 ? reply[0].authData : undefined;
+  if (!authData) return ['reply is not [{authData}]'];
+  const problems: string[] = [];
+  const password = authData.password;
+  if (typeof password !== 'string' || !/^[A-Za-z0-9]{32}$/.test(password)) return [`password ${show(password)} is not 32 characters [A-Za-z0-9]`];
+  if (typeof authData.username !== 'string' || typeof authData.clusters !== 'string' || !['apache-kafka', 'schema-registry'].includes(String(authData.provider))) {
+    problems.push(`authData ${JSON.stringify({ ...authData, password: '<password>' })} is not {username, password, provider, clusters}`);
+  }
+  const uid = String(res.headers.location ?? '').split('/').pop();
+  const row = await app.models.ApplicationCredential.findOne({ where: { uid } });
+  if (!row) problems.push(`no credential row ${uid} behind Location ${res.headers.location}`);
+  else if (JSON.stringify(row.get({ plain: true })).includes(password)) problems.push('password stored in plain in the credential row');
+  const audit = await app.models.AuditEvent.findAll({ where: { resourceId: row?.applicationUid ?? null }, order: [['seq', 'DESC']], limit: 5 });
+  if (audit.some((e) => JSON.stringify(e.get({ plain: true })).includes(password))) problems.push('password in the audit history');
+  if (readBack?.includes(password)) problems.push('password shown on GET of the credential');
+  return problems;
 }

@@ -8,7 +8,7 @@ import {
   ACCEPTS, CONTENT_TYPES, HOSTILE_SEGMENTS, ODD_QUERY_VALUES, PAGE_VALUES, RAW_BODIES, SIZE_VALUES, SORT_VALUES,
   TRICKY_STRINGS, UNKNOWN_QUERY,
 } from './hostile-values';
-import { RefPick, concrete, deref, refTarget, schemaArb, spec, toJson, wrongValue, type Schema } from './spec-arbitraries';
+import { RefPick, concrete, deref, refTarget, requestBodyOf, schemaArb, spec, toJson, wrongValue, type Schema } from './spec-arbitraries';
 import type { Fixtures } from './fixtures';
 import type { RawRequest } from './raw-client';
 
@@ -32,11 +32,11 @@ export function operations(): Operation[] {
       const op = item[m];
       if (!op) continue;
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref(p));
-      const content = deref(op.requestBody)?.content as Record<string, { schema: Schema }> | undefined;
+      const body = requestBodyOf(m, template);
       out.push({
         method: m.toUpperCase(), template, collection: template.split('/')[1],
         query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, required: !!p.required, schema: deref(p.schema ?? {}) })),
-        body: content ? { types: Object.keys(content), schema: (content['application/json'] ?? Object.values(content)[0]).schema } : undefined,
+        body: body ? { types: body.types, schema: body.schema } : undefined,
       });
     }
   }
@@ -219,6 +219,9 @@ export function materialize(op: Operation, plan: Plan, f: Fixtures, token: strin
       // The grant search's enums (any case; statuses comma-joined or repeated).
       accessType: ['CONSUMER', 'producer'], statuses: ['Pending', 'APPROVED,rejected', 'Cancelled'],
     };
+    // A deployment operation's `action` (any case) and a credential search's `type`.
+    if (op.template.endsWith('/operation')) byName.action = ['START', 'stop', 'RESTART', 'RESET', 'restart_task', 'VIEW_STATUS', 'view-logs'];
+    if (op.collection === 'application_credentials') byName.type = ['SCRAM_SHA_512', 'scram-sha-256', 'PLAIN', 'SCHEMA_REGISTRY_BASIC_AUTH'];
     // `applicationId` names an application by its applicationId field there, and is a reference elsewhere.
     if (name === 'applicationId' && op.collection === 'applications') byName.applicationId = f.applicationIds;
     return pct(pick(byName[name] ?? f.pools[refTarget(name)] ?? [], i) ?? 'x');

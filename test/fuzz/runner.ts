@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check';
 import type { TestApp } from '../support/app';
-import { Fixtures } from './fixtures';
-import { STORED_AS, echoExpectations, echoProblems, fingerprintDiff, fingerprinter, requestTraits, responseProblems } from './invariants';
+import { Fixtures, createdUid } from './fixtures';
+import { STORED_AS, credentialSecretProblems, echoExpectations, echoProblems, fingerprintDiff, fingerprinter, requestTraits, responseProblems } from './invariants';
 import { describeRequest, describeResponse, type RawRequest, type RawResponse } from './raw-client';
 import { materialize, operations, pct, planArb, type Built, type Operation } from './request-plan';
 
@@ -16,8 +16,10 @@ export interface FuzzOptions { requests: number; seed: number }
 export interface FailureClass { key: string; count: number; first: string }
 export interface FuzzResult {
   requests: number; byStatus: Record<string, number>; classes: FailureClass[]; ms: number;
+  /** Statuses per operation (`METHOD template`): which operations the run got accepted at all. */
+  byOperation: Record<string, Record<string, number>>;
   /** How much was actually checked: refused mutations fingerprinted, accepted writes read back, values compared. */
-  checked: { refusedMutations: number; readBacks: number; valuesCompared: number };
+  checked: { refusedMutations: number; readBacks: number; valuesCompared: number; secrets: number };
   /** Where the time went (fixtures, requests, fingerprints, read-backs, slowest operations), to keep the suite fast. */
   timing: Record<string, number>;
 }
@@ -38,6 +40,7 @@ export async function runFuzz(app: TestApp, opts: FuzzOptions, log: (s: string) 
   const fingerprint = fingerprinter(app, f);
   const classes = new Map<string, FailureClass>();
   const byStatus: Record<string, number> = {};
+  const byOperation: Record<string, Record<string, number>> = {};
   const fail = (i: number, op: string, invariant: string, problem: string, req: RawRequest, res: RawResponse, extra = '') => {
     // Dedupe by invariant + short reason (+ what was hostile, for 5xx and error-format failures) + operation.
     const traits = invariant === 'no 5xx' || invariant === '§7 error body' ? requestTraits(req) : [];
@@ -48,7 +51,7 @@ export async function runFuzz(app: TestApp, opts: FuzzOptions, log: (s: string) 
     classes.set(key, { key, count: 1, first });
     log(`fuzz failure (seed ${opts.seed}) ${first}`);
   };
-  const checked = { refusedMutations: 0, readBacks: 0, valuesCompared: 0 };
+  const checked = { refusedMutations: 0, readBacks: 0, valuesCompared: 0, secrets: 0 };
   let clean: string | undefined;
   let lastToken = '';
   try {
@@ -80,6 +83,8 @@ export async function runFuzz(app: TestApp, opts: FuzzOptions, log: (s: string) 
         continue;
       }
       byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
+      const statuses = (byOperation[opName] ??= {});
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
       const t2 = performance.now();
       const problems = responseProblems(res);
       timing.check = (timing.check ?? 0) + performance.now() - t2;
@@ -101,12 +106,18 @@ export async function runFuzz(app: TestApp, opts: FuzzOptions, log: (s: string) 
           else for (const p of echoProblems(expected, item.json)) fail(i, opName, 'accepted value reads back', p, built.req, res, `read back from GET ${path}`);
         }
       }
+      if (opName === 'POST /application_authentications' && res.status === 201) {
+        checked.secrets++;
+        const location = res.headers.location ? new URL(String(res.headers.location), app.url) : undefined;
+        const item = location ? await timed('readback', f.client.send({ method: 'GET', path: location.pathname, headers: { Authorization: `Bearer ${await f.bearer()}` } })) : undefined;
+        for (const p of await timed('secrets', credentialSecretProblems(app, res, item?.text))) fail(i, opName, 'generated password never in plain', p, built.req, res);
+      }
       await timed('bookkeeping', bookkeeping(f, op, built, res));
     }
   } finally {
     f.close();
   }
-  return { requests: opts.requests, byStatus, classes: [...classes.values()], ms: Date.now() - started, checked, timing: Object.fromEntries(Object.entries(timing).map(([k, v]) => [k, Math.round(v)])) };
+  return { requests: opts.requests, byStatus, byOperation, classes: [...classes.values()], ms: Date.now() - started, checked, timing: Object.fromEntries(Object.entries(timing).map(([k, v]) => [k, Math.round(v)])) };
 }
 
 /**
@@ -132,7 +143,9 @@ async function bookkeeping(f: Fixtures, op: ReturnType<typeof operations>[number
     await f.deleted(built.target.collection, built.target.uid);
   }
   if (op.method === 'POST' && res.status === 201 && /^\/[a-z_]+$/.test(op.template)) {
-    const uid = (res.json as { uid?: string } | undefined)?.uid;
-    if (uid) f.adopt(op.collection, uid);
+    // The uid is the body's, else `Location`'s (a principal answers its URI, a deployment nothing, a credential
+    // `[{authData}]` with `Location` in /application_credentials).
+    const { collection, uid } = createdUid(res);
+    if (uid) f.adopt(typeof (res.json as { uid?: unknown } | undefined)?.uid === 'string' ? op.collection : collection ?? op.collection, uid);
   }
 }

@@ -56,6 +56,61 @@ export function flatten(schema: Schema): Schema {
   return out;
 }
 
+/** Whether a schema node says anything about its shape (a node with only a description does not). */
+const structured = (s: Schema | undefined) => !!s && ['type', '$ref', 'oneOf', 'anyOf', 'allOf', 'properties', 'enum'].some((k) => k in s);
+
+/**
+ * Request bodies the document describes in words only (validated field by field by the handler, so that a problem
+ * names its field): the shape its description gives, for the fuzzer and its fixtures. Applied only while the
+ * document's own schema is unstructured.
+ */
+const DESCRIBED_IN_WORDS: Record<string, Schema> = {
+  // "A JSON array holding one ApplicationPrincipalCreate, or that object itself" (CONTRACT §5.11).
+  'POST /application_principals': {
+    oneOf: [
+      { type: 'array', minItems: 1, maxItems: 1, items: { $ref: '#/components/schemas/ApplicationPrincipalCreate' } },
+      { $ref: '#/components/schemas/ApplicationPrincipalCreate' },
+    ],
+  },
+};
+
+/** The JSON request body of an operation: its declared media types, schema and example. */
+export function requestBodyOf(method: string, template: string): { types: string[]; schema: Schema; example: unknown } | undefined {
+  const op = spec.paths[template]?.[method.toLowerCase()];
+  const content = deref(op?.requestBody)?.content as Record<string, { schema: Schema; example?: unknown }> | undefined;
+  if (!content) return undefined;
+  const media = content['application/json'] ?? Object.values(content)[0];
+  const declared = media.schema;
+  const schema = structured(deref(declared)) ? declared : DESCRIBED_IN_WORDS[`${method.toUpperCase()} ${template}`] ?? declared;
+  return { types: Object.keys(content), schema, example: media.example };
+}
+
+/** The object a body schema describes: itself, or the object alternative (or array items) of a oneOf/anyOf. */
+export function objectSchemaOf(schema: Schema): Schema {
+  const s = deref(schema);
+  const alternatives: Schema[] | undefined = s?.oneOf ?? s?.anyOf;
+  if (!alternatives) return schema;
+  const object = alternatives.find((a) => flatten(a)?.properties);
+  if (object) return object;
+  const array = alternatives.map((a) => deref(a)).find((a) => a?.type === 'array');
+  return array?.items ?? {};
+}
+
+/** Whether a body schema's client sends a one-element array of its object (the Terraform provider's principal POST). */
+export function sendsArray(schema: Schema, example?: unknown): boolean {
+  const s = deref(schema);
+  return Array.isArray(example) || (!!(s?.oneOf ?? s?.anyOf)?.[0] && deref((s.oneOf ?? s.anyOf)[0])?.type === 'array');
+}
+
+/** The example object of a body: the media type's (first element of an array one), the schema's or an allOf part's. */
+export function exampleOf(schema: Schema, mediaExample?: unknown): Record<string, unknown> {
+  const fromMedia = Array.isArray(mediaExample) ? mediaExample[0] : mediaExample;
+  if (fromMedia && typeof fromMedia === 'object') return fromMedia as Record<string, unknown>;
+  const object = deref(objectSchemaOf(schema));
+  const parts: Schema[] = [object, ...((object?.allOf ?? []) as Schema[]).map((p) => deref(p))];
+  return (parts.find((p) => p?.example && typeof p.example === 'object')?.example ?? {}) as Record<string, unknown>;
+}
+
 /** A reference to be filled with a uid of `collection` (or a hostile variant of it) when the request is sent. */
 export class RefPick {
   constructor(readonly collection: string | undefined, readonly index: number,

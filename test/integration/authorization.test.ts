@@ -1,9 +1,11 @@
 /**
  * GET /auth (CONTRACT §7.1): parameter handling, 404 before any answer about invisible resources, allow/deny per
- * role and ownership, and agreement with the edit/delete links the same caller sees on the resource itself.
+ * role and ownership, and agreement with the edit/delete links the same caller sees on the resource itself — for
+ * every /auth type, principals, credentials and deployments included (their create under the application, a
+ * principal's `activate`, a deployment's operation links).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessWorld } from '../support/access-world';
+import { accessWorld, type AccessWorld } from '../support/access-world';
 import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
 
 let app: TestApp;
@@ -14,6 +16,41 @@ const uid: Record<string, string> = {};
 
 const ask = (token: string, query: Record<string, string>) =>
   call(app, 'GET', `/auth?${new URLSearchParams(query)}`, { token });
+
+const KSML_DEFINITION = 'streams:\n  payments:\n    topic: authz-payments\n    keyType: string\n    valueType: string\npipelines:\n  main:\n    from: payments\n    forEach:\n      code: log.info("x")\n';
+const lastSegment = (uri: unknown) => String(uri ?? '').split('/').filter(Boolean).pop()!;
+
+/** One API call that must answer `status`; the reply. */
+async function must(method: string, path: string, token: string, status: number, body?: unknown) {
+  const res = await call(app, method, path, { token, body });
+  if (res.status !== status) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return res;
+}
+
+/**
+ * A Ksml application of the world's app team with a credential (through `POST /application_authentications`), an
+ * Approved grant (the Auto environment) and a deployment there, Stopped (CONTRACT §5.15).
+ */
+async function ksmlDeployment(w: AccessWorld, tag: string) {
+  const token = w.appOwner.token;
+  const application = (await must('POST', '/applications', token, 201, {
+    applicationId: `io.${tag}.ksml`, name: `${tag} Ksml`, shortName: `${tag}_ksml`, applicationType: 'Ksml', owners: w.appTeam.uid,
+  })).body.uid as string;
+  const credential = lastSegment((await must('POST', '/application_authentications', token, 201, { applicationId: application, environmentId: w.auto.uid })).headers.get('location'));
+  const grant = await must('POST', '/application_access_grants', token, 201, { applicationId: application, streamId: w.stream.uid, environmentId: w.auto.uid, accessType: 'PRODUCER' });
+  if (grant.body.status !== 'Approved') throw new Error(`grant in the Auto environment: ${grant.text}`);
+  const deployment = lastSegment((await must('POST', '/application_deployments', token, 201, {
+    application, environment: w.auto.uid, configs: { ksml_definition: KSML_DEFINITION },
+  })).headers.get('location'));
+  return { application, credential, deployment };
+}
+
+/** The world application's principal (made by accessWorld) and credential, as its tenant's admin finds them. */
+async function worldAuthentication(w: AccessWorld, adminToken: string) {
+  const principals = await must('GET', `/application_principals/search/findByApplication?application=${w.application.uid}`, adminToken, 200);
+  const credentials = await must('GET', `/application_credentials/search/findByApplicationId?applicationId=${w.application.uid}`, adminToken, 200);
+  return { principal: principals.body._embedded.application_principals[0].uid as string, credential: credentials.body[0].uid as string };
+}
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -72,6 +109,36 @@ beforeAll(async () => {
   await act('DELETE', `/application_access_grants/${uid.cancelledGrant}`, w.appOwner.token, 204);
   uid.revokedGrant = await grant(w.other, w.auto, 'CONSUMER');
   await act('POST', `/application_access_grants/${uid.revokedGrant}/revoke`, w.appOwner.token, 200);
+
+  // Principals, credentials and deployments (CONTRACT §5.11, §5.12, §5.15, §7): the world application's custom
+  // principal (in the "Stream owner" environment, owned by the stream team) and credential (in the Auto one); a
+  // Connector with an active and an inactive principal and a Running deployment; a Ksml application with a
+  // credential and a Stopped deployment.
+  Object.assign(uid, await worldAuthentication(w, tok));
+  uid.connectorApp = (await must('POST', '/applications', w.appOwner.token, 201, {
+    applicationId: 'io.authz.sink', name: 'authz Sink', shortName: 'authz_sink', applicationType: 'Connector', type: 'SINK',
+    applicationClass: 'org.apache.kafka.connect.file.FileStreamSinkConnector', owners: w.appTeam.uid,
+  })).body.uid;
+  const principal = async (name: string) => lastSegment((await must('POST', '/application_principals', w.appOwner.token, 201, [
+    { principal: name, custom: true, application: uid.connectorApp, environment: w.managed.uid },
+  ])).body);
+  uid.activePrincipal = await principal('authz-sink-active');
+  uid.inactivePrincipal = await principal('authz-sink-inactive');
+  await must('POST', `/application_authentications/${uid.activePrincipal}/activate`, w.appOwner.token, 200);
+  const connectorGrant = await call(app, 'POST', '/application_access_grants', {
+    token: w.appOwner.token, body: { applicationId: uid.connectorApp, streamId: w.stream.uid, environmentId: w.managed.uid, accessType: 'CONSUMER' },
+  });
+  if (connectorGrant.status !== 201) throw new Error(`connector grant: ${connectorGrant.status} ${connectorGrant.text}`);
+  await must('PUT', `/application_access_grants/${connectorGrant.body.uid}`, w.streamOwner.token, 200);
+  uid.runningDeployment = lastSegment((await must('POST', '/application_deployments', w.appOwner.token, 201, {
+    application: uid.connectorApp, environment: w.managed.uid, configs: { topics: 'authz-payments', 'tasks.max': '2' },
+  })).headers.get('location'));
+  await must('PUT', `/application_deployments/${uid.runningDeployment}/operation?action=START`, w.appOwner.token, 200, { action: 'START' });
+  const ksml = await ksmlDeployment(w, 'authz');
+  uid.ksmlApp = ksml.application;
+  uid.ksmlCredential = ksml.credential;
+  uid.stoppedDeployment = ksml.deployment;
+
   const theirs = await accessWorld(app, other, 'authzo');
   const res = await call(app, 'POST', '/application_access_grants', {
     token: theirs.appOwner.token, body: { applicationId: theirs.application.uid, streamId: theirs.stream.uid, environmentId: theirs.managed.uid, accessType: 'CONSUMER' },
@@ -79,6 +146,12 @@ beforeAll(async () => {
   if (res.status !== 201) throw new Error(`other tenant's grant: ${res.status} ${res.text}`);
   uid.otherGrant = res.body.uid;
   uid.otherApp = theirs.application.uid;
+  const theirAuthentication = await worldAuthentication(theirs, other.admin.token);
+  uid.otherPrincipal = theirAuthentication.principal;
+  uid.otherCredential = theirAuthentication.credential;
+  const theirDeployment = await ksmlDeployment(theirs, 'authzo');
+  uid.otherDeployment = theirDeployment.deployment;
+  uid.otherKsmlApp = theirDeployment.application;
 });
 afterAll(async () => app?.stop());
 
@@ -96,6 +169,9 @@ describe('GET /auth', () => {
     ['action of another type', { action: 'CLUSTER_EDIT', resourceType: 'ENVIRONMENT' }, /^action: CLUSTER_EDIT is not an action on ENVIRONMENT/],
     ['special action of another type', { action: 'GRANT_APPROVE', resourceType: 'APPLICATION' }, /^action: GRANT_APPROVE is not an action on APPLICATION/],
     ['no resourceUid for an item action', { action: 'CLUSTER_EDIT', resourceType: 'CLUSTER' }, /^resourceUid: is required for CLUSTER_EDIT/],
+    ['a deployment action on a principal', { action: 'DEPLOYMENT_OPERATE', resourceType: 'APPLICATION_PRINCIPAL' }, /^action: DEPLOYMENT_OPERATE is not an action on APPLICATION_PRINCIPAL/],
+    ['a principal action on a credential', { action: 'APPLICATION_PRINCIPAL_VIEW', resourceType: 'APPLICATION_CREDENTIAL' }, /^action: APPLICATION_PRINCIPAL_VIEW is not an action on APPLICATION_CREDENTIAL/],
+    ['no resourceUid for an operation', { action: 'DEPLOYMENT_OPERATE', resourceType: 'APPLICATION_DEPLOYMENT' }, /^resourceUid: is required for DEPLOYMENT_OPERATE/],
   ])('400 for %s, naming the parameter', async (_name, query, message) => {
     const res = await ask(who.admin.token, query as Record<string, string>);
     expect(res.status).toBe(400);
@@ -113,8 +189,21 @@ describe('GET /auth', () => {
     ['a Private application the caller cannot see', 'outsider', 'APPLICATION_VIEW', 'APPLICATION', 'privateApp'],
     ['a Private stream the caller cannot see', 'outsider', 'STREAM_EDIT', 'STREAM', 'privateStream'],
     ['an unknown uid of a held kind', 'admin', 'STREAM_VIEW', 'STREAM', '0123456789abcdef0123456789abcdef'],
-    ['any uid of a kind not held yet', 'admin', 'APPLICATION_PRINCIPAL_VIEW', 'APPLICATION_PRINCIPAL', '0123456789abcdef0123456789abcdef'],
+    ['an unknown principal', 'admin', 'APPLICATION_PRINCIPAL_VIEW', 'APPLICATION_PRINCIPAL', '0123456789abcdef0123456789abcdef'],
+    ['an unknown credential', 'admin', 'APPLICATION_CREDENTIAL_EDIT', 'APPLICATION_CREDENTIAL', '0123456789abcdef0123456789abcdef'],
+    ['an unknown deployment', 'admin', 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', '0123456789abcdef0123456789abcdef'],
     ['the parent of a create when it does not exist', 'admin', 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', '0123456789abcdef0123456789abcdef'],
+    ["another tenant's principal", 'admin', 'APPLICATION_PRINCIPAL_VIEW', 'APPLICATION_PRINCIPAL', 'otherPrincipal'],
+    ["another tenant's credential, asking to delete it", 'admin', 'APPLICATION_CREDENTIAL_DELETE', 'APPLICATION_CREDENTIAL', 'otherCredential'],
+    ["another tenant's deployment, asking to operate it", 'admin', 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', 'otherDeployment'],
+    ["another tenant's deployment, asking to view it", 'admin', 'APPLICATION_DEPLOYMENT_VIEW', 'APPLICATION_DEPLOYMENT', 'otherDeployment'],
+    ["another tenant's application as the parent of a principal", 'admin', 'APPLICATION_PRINCIPAL_CREATE', 'APPLICATION_PRINCIPAL', 'otherApp'],
+    ["another tenant's application as the parent of a deployment", 'admin', 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', 'otherKsmlApp'],
+    // The environment's owners see principals and deployments there, never credentials (CONTRACT §7).
+    ["a credential in an environment the caller owns", 'streamOwner', 'APPLICATION_CREDENTIAL_VIEW', 'APPLICATION_CREDENTIAL', 'credential'],
+    ['a principal of an application and an environment the caller does not own', 'outsider', 'APPLICATION_PRINCIPAL_EDIT', 'APPLICATION_PRINCIPAL', 'principal'],
+    ['a deployment of an application and an environment the caller does not own', 'outsider', 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', 'runningDeployment'],
+    ['a Private application the caller cannot see as the parent of a credential', 'outsider', 'APPLICATION_CREDENTIAL_CREATE', 'APPLICATION_CREDENTIAL', 'privateApp'],
     ['an unknown grant', 'admin', 'GRANT_APPROVE', 'APPLICATION_ACCESS_GRANT', '0123456789abcdef0123456789abcdef'],
     ["another tenant's grant", 'admin', 'GRANT_APPROVE', 'APPLICATION_ACCESS_GRANT', 'otherGrant'],
     ["another tenant's grant, asking to view it", 'admin', 'APPLICATION_ACCESS_GRANT_VIEW', 'APPLICATION_ACCESS_GRANT', 'otherGrant'],
@@ -235,6 +324,40 @@ describe('GET /auth', () => {
     ['appOwner', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', 'publicApp', false],
     ['appOwner', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', undefined, true],
     ['nobody', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', undefined, false],
+    // Principals, credentials, deployments (CONTRACT §7): the application's editors do everything; the
+    // environment's owners see principals and deployments there (not credentials) and change nothing.
+    ['appOwner', 'APPLICATION_PRINCIPAL_VIEW', 'APPLICATION_PRINCIPAL', 'principal', true],
+    ['appOwner', 'APPLICATION_PRINCIPAL_EDIT', 'APPLICATION_PRINCIPAL', 'principal', true],
+    ['appOwner', 'APPLICATION_PRINCIPAL_DELETE', 'APPLICATION_PRINCIPAL', 'inactivePrincipal', true],
+    ['streamOwner', 'APPLICATION_PRINCIPAL_VIEW', 'APPLICATION_PRINCIPAL', 'principal', true],
+    ['streamOwner', 'APPLICATION_PRINCIPAL_EDIT', 'APPLICATION_PRINCIPAL', 'principal', false],
+    ['streamOwner', 'APPLICATION_PRINCIPAL_DELETE', 'APPLICATION_PRINCIPAL', 'activePrincipal', false],
+    ['admin', 'APPLICATION_PRINCIPAL_DELETE', 'APPLICATION_PRINCIPAL', 'activePrincipal', true],
+    ['appOwner', 'APPLICATION_CREDENTIAL_VIEW', 'APPLICATION_CREDENTIAL', 'credential', true],
+    ['appOwner', 'APPLICATION_CREDENTIAL_EDIT', 'APPLICATION_CREDENTIAL', 'ksmlCredential', true],
+    ['appOwner', 'APPLICATION_CREDENTIAL_DELETE', 'APPLICATION_CREDENTIAL', 'ksmlCredential', true],
+    ['admin', 'APPLICATION_CREDENTIAL_DELETE', 'APPLICATION_CREDENTIAL', 'credential', true],
+    ['appOwner', 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', 'runningDeployment', true],
+    ['appOwner', 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', 'stoppedDeployment', true],
+    ['admin', 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', 'runningDeployment', true],
+    ['streamOwner', 'APPLICATION_DEPLOYMENT_VIEW', 'APPLICATION_DEPLOYMENT', 'runningDeployment', true],
+    ['streamOwner', 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', 'runningDeployment', false],
+    ['streamOwner', 'APPLICATION_DEPLOYMENT_EDIT', 'APPLICATION_DEPLOYMENT', 'stoppedDeployment', false],
+    ['streamOwner', 'APPLICATION_DEPLOYMENT_DELETE', 'APPLICATION_DEPLOYMENT', 'stoppedDeployment', false],
+    ['appOwner', 'application-deployment-edit', 'Application Deployment', 'stoppedDeployment', true],
+    ['appOwner', 'deployment operate', 'application_deployment', 'stoppedDeployment', true],
+    // Creates under an application: its editors (CONTRACT §7.1: the parent is the application).
+    ['appOwner', 'APPLICATION_PRINCIPAL_CREATE', 'APPLICATION_PRINCIPAL', 'connectorApp', true],
+    ['streamOwner', 'APPLICATION_PRINCIPAL_CREATE', 'APPLICATION_PRINCIPAL', 'connectorApp', false],
+    ['appOwner', 'APPLICATION_CREDENTIAL_CREATE', 'APPLICATION_CREDENTIAL', 'ksmlApp', true],
+    ['outsider', 'APPLICATION_CREDENTIAL_CREATE', 'APPLICATION_CREDENTIAL', 'ksmlApp', false],
+    ['appOwner', 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', 'ksmlApp', true],
+    ['admin', 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', 'connectorApp', true],
+    ['streamOwner', 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', 'ksmlApp', false],
+    ['appOwner', 'APPLICATION_PRINCIPAL_CREATE', 'APPLICATION_PRINCIPAL', undefined, true],
+    ['appOwner', 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', undefined, true],
+    ['nobody', 'APPLICATION_CREDENTIAL_CREATE', 'APPLICATION_CREDENTIAL', undefined, false],
+    ['nobody', 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', undefined, false],
   ])('%s asks %s on %s %s → allowed %s', async (caller, action, resourceType, target, allowed) => {
     const query: Record<string, string> = { action, resourceType };
     if (target) query.resourceUid = uid[target];
@@ -261,6 +384,10 @@ describe('GET /auth', () => {
       ['STREAM_CONFIG', 'stream_configs', 'streamConfig'], ['APPLICATION', 'applications', 'worldApp'],
       ...['pendingGrant', 'approvedGrant', 'rejectedGrant', 'cancelledGrant', 'revokedGrant']
         .map((g): [string, string, string] => ['APPLICATION_ACCESS_GRANT', 'application_access_grants', g]),
+      ['APPLICATION', 'applications', 'connectorApp'], ['APPLICATION', 'applications', 'ksmlApp'],
+      ...['principal', 'activePrincipal', 'inactivePrincipal'].map((p): [string, string, string] => ['APPLICATION_PRINCIPAL', 'application_principals', p]),
+      ...['credential', 'ksmlCredential'].map((c): [string, string, string] => ['APPLICATION_CREDENTIAL', 'application_credentials', c]),
+      ...['runningDeployment', 'stoppedDeployment'].map((d): [string, string, string] => ['APPLICATION_DEPLOYMENT', 'application_deployments', d]),
     ];
     for (const caller of Object.keys(who)) {
       for (const [type, collection, target] of targets) {
@@ -283,6 +410,30 @@ describe('GET /auth', () => {
           expect(res.status === 200, `${caller} GRANT_REQUEST ${target}`).toBe(item.body._links.edit !== undefined);
           const create = await ask(who[caller].token, { action: 'APPLICATION_ACCESS_GRANT_CREATE', resourceType: 'APPLICATION_ACCESS_GRANT', resourceUid: uid[target] });
           expect(create.status === 200, `${caller} APPLICATION_ACCESS_GRANT_CREATE under ${target}`).toBe(item.body._links.edit !== undefined);
+          // Principals, credentials and deployments are created by the application's editors too.
+          for (const kind of ['APPLICATION_PRINCIPAL', 'APPLICATION_CREDENTIAL', 'APPLICATION_DEPLOYMENT']) {
+            const under = await ask(who[caller].token, { action: `${kind}_CREATE`, resourceType: kind, resourceUid: uid[target] });
+            expect(under.status === 200, `${caller} ${kind}_CREATE under ${target}`).toBe(item.body._links.edit !== undefined);
+          }
+        }
+        if (type === 'APPLICATION_PRINCIPAL') {
+          // `activate` is offered on an inactive (Connector) principal to those who may edit it.
+          const edit = await ask(who[caller].token, { action: 'APPLICATION_PRINCIPAL_EDIT', resourceType: type, resourceUid: uid[target] });
+          expect(item.body._links.activate !== undefined, `${caller} activate link on ${target}`).toBe(edit.status === 200 && item.body.active === false);
+        }
+        if (type === 'APPLICATION_DEPLOYMENT') {
+          // DEPLOYMENT_OPERATE answers as the operation links do: `start` on a Stopped deployment, `stop` on a
+          // Running one — on the item and on its status alike.
+          const operate = await ask(who[caller].token, { action: 'DEPLOYMENT_OPERATE', resourceType: type, resourceUid: uid[target] });
+          const rel = item.body.state === 'Running' ? 'stop' : 'start';
+          expect(operate.status === 200, `${caller} DEPLOYMENT_OPERATE ${target} (${item.body.state})`).toBe(item.body._links[rel] !== undefined);
+          const status = await call(app, 'GET', `/${collection}/${uid[target]}/status`, { token: who[caller].token });
+          expect(status.status, `${caller} status of ${target}`).toBe(200);
+          expect(operate.status === 200, `${caller} DEPLOYMENT_OPERATE ${target} vs status links`).toBe(status.body._links[rel] !== undefined);
+          for (const action of ['start', 'stop', 'restart', 'reset', 'restartTask']) {
+            expect(status.body._links[action] !== undefined, `${caller} ${action} link: status vs item of ${target}`).toBe(item.body._links[action] !== undefined);
+            if (item.body._links[action] !== undefined) expect(operate.status, `${caller} ${action} link without DEPLOYMENT_OPERATE on ${target}`).toBe(200);
+          }
         }
         if (type === 'APPLICATION_ACCESS_GRANT') {
           // Each action link of the grant, and the `/auth` action that asks the same question.

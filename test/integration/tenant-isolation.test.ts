@@ -6,10 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessResource } from '../../handlers/application-access';
-import { grantResource } from '../../handlers/application-access-grants';
 import { resourceByCollection } from '../../handlers/resources';
-import { insertCredential, insertPrincipal } from '../support/access-world';
 import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
 
 const spec = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8')) as {
@@ -20,6 +17,10 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 /** A's fixture uid for each collection, and for each association rel the collection it points into. */
 const A: Record<string, string> = {};
 const A_NAMES: Record<string, string> = {};
+/** The passwords of A's credentials, shown once at creation: no answer to B may carry them. */
+const A_PASSWORDS: string[] = [];
+const lastSegment = (uri: unknown) => String(uri ?? '').split('/').filter(Boolean).pop() ?? '';
+const KSML_DEFINITION = 'streams:\n  payments:\n    topic: a-only\n    keyType: string\n    valueType: string\npipelines:\n  main:\n    from: payments\n    forEach:\n      code: log.info("x")\n';
 const REL_TARGET: Record<string, string> = {
   members: 'users', managers: 'users', resourceManagers: 'users', clusters: 'clusters', instance: 'instances',
   owners: 'groups', viewers: 'groups',
@@ -28,11 +29,8 @@ const REL_TARGET: Record<string, string> = {
   stream: 'streams', environment: 'environments', keySchemaVersion: 'schema_versions', valueSchemaVersion: 'schema_versions',
   application: 'applications', grants: 'application_access_grants',
 };
-/**
- * The descriptor of a collection. handlers/resources.ts does not list the access collections (which is also why
- * `/profile/application_access` answers 404), so they are looked up in their handlers as well.
- */
-const descriptorOf = (collection: string) => resourceByCollection(collection) ?? [accessResource, grantResource].find((r) => r.collection === collection);
+/** The descriptor of a collection (handlers/resources.ts lists every one, access, principals, credentials and deployments included). */
+const descriptorOf = (collection: string) => resourceByCollection(collection);
 
 let app: TestApp;
 let a: TestTenant;
@@ -49,6 +47,12 @@ beforeAll(async () => {
     const res = await call(app, 'POST', path, { token: tok, body });
     if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
     return res.body.uid as string;
+  };
+  const credential = async (applicationId: string, environmentId: string) => {
+    const res = await call(app, 'POST', '/application_authentications', { token: tok, body: { applicationId, environmentId } });
+    if (res.status !== 201) throw new Error(`/application_authentications: ${res.status} ${res.text}`);
+    A_PASSWORDS.push(res.body[0].authData.password);
+    return lastSegment(res.headers.get('location'));
   };
   const member = await createUser(app, a, ['STREAM_AUTHOR'], 'member');
   A.users = member.user.uid;
@@ -77,9 +81,17 @@ beforeAll(async () => {
   A.stream_configs = await post('/stream_configs', { stream: A.streams, environment: A.environments, valueSchemaVersion: A.schema_versions });
   A.connect_plugins = await post('/connect_plugins', { pluginClass: 'com.example.AOnlyConnector', pluginType: 'SINK' });
   A_NAMES.connect_plugins = 'com.example.AOnlyConnector';
-  // An access grant of A: its application authenticates in the environment where its stream is configured.
-  A.application_principals = (await insertPrincipal(app, a.tenant.uid, A.applications, A.environments)).uid;
-  A.application_credentials = (await insertCredential(app, a.tenant.uid, A.applications, A.environments)).uid;
+  // An access grant of A: its application authenticates in the environment where its stream is configured, with a
+  // principal (a one-element array in, the new URI as a JSON string out) and a credential (`[{authData}]` out,
+  // Location = the credential), both made through the API.
+  const principal = await call(app, 'POST', '/application_principals', {
+    token: tok, body: [{ principal: 'a-only-client', custom: true, application: A.applications, environment: A.environments }],
+  });
+  if (principal.status !== 201) throw new Error(`/application_principals: ${principal.status} ${principal.text}`);
+  A.application_principals = lastSegment(principal.body);
+  // `/application_authentications/{id}/activate` takes a principal's uid.
+  A.application_authentications = A.application_principals;
+  A.application_credentials = await credential(A.applications, A.environments);
   const grant = await call(app, 'POST', '/application_access_grants', {
     token: tok, body: { applicationId: A.applications, streamId: A.streams, environmentId: A.environments, accessType: 'CONSUMER' },
   });
@@ -88,6 +100,21 @@ beforeAll(async () => {
   const access = await call(app, 'GET', `/application_access/search/findByGrantsContaining?applicationAccessGrant=${grant.body.uid}`, { token: tok });
   if (access.status !== 200) throw new Error(`findByGrantsContaining: ${access.status} ${access.text}`);
   A.application_access = access.body.uid;
+  // A deployment of A: a Ksml application with a credential and an approved grant where the stream is configured.
+  A.ksmlApplication = await post('/applications', { applicationId: 'a.only.ksml', name: 'A Only Ksml', shortName: 'a_only_ksml', applicationType: 'Ksml', owners: A.groups });
+  A.ksmlCredential = await credential(A.ksmlApplication, A.environments);
+  const ksmlGrant = await call(app, 'POST', '/application_access_grants', {
+    token: tok, body: { applicationId: A.ksmlApplication, streamId: A.streams, environmentId: A.environments, accessType: 'PRODUCER' },
+  });
+  if (ksmlGrant.status !== 201) throw new Error(`/application_access_grants (ksml): ${ksmlGrant.status} ${ksmlGrant.text}`);
+  A.ksmlGrant = ksmlGrant.body.uid;
+  const approved = await call(app, 'PUT', `/application_access_grants/${A.ksmlGrant}`, { token: tok });
+  if (approved.status !== 200) throw new Error(`approve: ${approved.status} ${approved.text}`);
+  const deployment = await call(app, 'POST', '/application_deployments', {
+    token: tok, body: { application: A.ksmlApplication, environment: A.environments, configs: { ksml_definition: KSML_DEFINITION } },
+  });
+  if (deployment.status !== 201) throw new Error(`/application_deployments: ${deployment.status} ${deployment.text}`);
+  A.application_deployments = lastSegment(deployment.headers.get('location'));
   A.tenants = a.tenant.uid;
   A_NAMES.tenants = a.shortName;
 });
@@ -145,6 +172,8 @@ function queryFor(template: string): string {
       else if (p.name === 'streamId') q.set(p.name, A.streams);
       else if (p.name === 'environmentId') q.set(p.name, A.environments);
       else if (p.name === 'accessType') q.set(p.name, 'CONSUMER');
+      // The credential searches' type: the one A's credentials hold.
+      else if (p.name === 'type') q.set(p.name, 'SCRAM_SHA_512');
       else if (p.name === 'statuses') q.set(p.name, 'Pending');
       else if (p.name === 'owners') q.set(p.name, A.groups);
       else if (p.name === 'schema') q.set(p.name, A.schemas);
@@ -193,6 +222,11 @@ describe('tenant isolation on every path of the spec', () => {
         }
         const leaked = aUids().filter((uid) => res.text.includes(uid) && !path.includes(uid));
         if (leaked.length > 0) failures.push(`${label} leaks ${leaked.join(', ')}`);
+        if (A_PASSWORDS.some((pw) => res.text.includes(pw))) failures.push(`${label} leaks a password of A`);
+        // The credential searches answer a plain array: for B, never one with A's credentials in it.
+        if (Array.isArray(res.body) && probe.template.includes('/search/') && res.body.length !== 0) {
+          failures.push(`${label} answers ${res.body.length} of A's`);
+        }
         if (res.body?.page && probe.template.includes('/search/') && res.body.page.totalElements !== 0) {
           failures.push(`${label} counts ${res.body.page.totalElements} of A's`);
         }
@@ -249,23 +283,43 @@ describe('tenant isolation on every path of the spec', () => {
     const application = await post('/applications', { applicationId: 'b.access.app', name: 'B Access App', shortName: 'b_access_app', applicationType: 'Custom', owners: group });
     const stream = await post('/streams', { name: 'b-access-stream', keyType: 'String', valueType: 'String', owners: group });
     await post('/stream_configs', { stream, environment });
-    await insertPrincipal(app, b.tenant.uid, application, environment);
+    const principal = await call(app, 'POST', '/application_principals', {
+      token: tok, body: [{ principal: 'b-access-client', custom: true, application, environment }],
+    });
+    if (principal.status !== 201) throw new Error(`/application_principals: ${principal.status} ${principal.text}`);
+    const bPrincipal = lastSegment(principal.body);
     const never = '0123456789abcdef0123456789abcdef';
     const mine = { applicationId: application, streamId: stream, environmentId: environment, accessType: 'PRODUCER' };
-    const cases: Array<[string, string, Record<string, unknown>, string]> = [
+    const principalBody = { principal: 'b-other-client', custom: true, application, environment };
+    const removal = { applicationId: application, environmentId: environment, configs: { username: 'b-access-nobody' } };
+    // [method, path, body with A's reference in `field`, field]; bodies that are arrays carry it in their one element.
+    const cases: Array<[string, string, unknown, string]> = [
       ['POST', '/application_access_grants', { ...mine, applicationId: A.applications }, 'applicationId'],
       ['POST', '/application_access_grants', { ...mine, streamId: A.streams }, 'streamId'],
       ['POST', '/application_access_grants', { ...mine, environmentId: A.environments }, 'environmentId'],
       ['POST', '/application_access', { application: A.applications, stream, accessType: 'CONSUMER' }, 'application'],
       ['POST', '/application_access', { application, stream: A.streams, accessType: 'CONSUMER' }, 'stream'],
+      ['POST', '/application_principals', [{ ...principalBody, application: A.applications }], 'application'],
+      ['POST', '/application_principals', [{ ...principalBody, environment: A.environments }], 'environment'],
+      ['POST', '/application_principals', { ...principalBody, environment: A.environments }, 'environment'],
+      ['PATCH', `/application_principals/${bPrincipal}`, { principal: 'b-access-client', environment: A.environments }, 'environment'],
+      ['POST', '/application_authentications', { applicationId: A.applications, environmentId: environment }, 'applicationId'],
+      ['POST', '/application_authentications', { applicationId: application, environmentId: A.environments }, 'environmentId'],
+      ['DELETE', '/application_authentications', { ...removal, applicationId: A.applications }, 'applicationId'],
+      ['DELETE', '/application_authentications', { ...removal, environmentId: A.environments }, 'environmentId'],
+      ['POST', '/application_deployments', { application: A.ksmlApplication, environment, configs: { ksml_definition: KSML_DEFINITION } }, 'application'],
+      ['POST', '/application_deployments', { application, environment: A.environments, configs: {} }, 'environment'],
     ];
+    const withField = (body: unknown, field: string, value: string): unknown =>
+      (Array.isArray(body) ? body.map((e) => ({ ...e, [field]: value })) : { ...(body as Record<string, unknown>), [field]: value });
+    const fieldOf = (body: unknown, field: string) => ((Array.isArray(body) ? body[0] : body) as Record<string, string>)[field];
     const failures: string[] = [];
     for (const [method, path, body, field] of cases) {
       const theirs = await call(app, method, path, { token: tok, body });
-      const unknown = await call(app, method, path, { token: tok, body: { ...body, [field]: never } });
+      const unknown = await call(app, method, path, { token: tok, body: withField(body, field, never) });
       const shown = (r: typeof theirs, uid: string) => `${r.status} ${JSON.stringify(r.body?.errors ?? r.text).replaceAll(uid, '<uid>')}`;
-      if (theirs.status < 400 || shown(theirs, body[field] as string) !== shown(unknown, never)) {
-        failures.push(`${method} ${path} with A's ${field}: ${shown(theirs, body[field] as string)}; an unknown one: ${shown(unknown, never)}`);
+      if (theirs.status < 400 || shown(theirs, fieldOf(body, field)) !== shown(unknown, never)) {
+        failures.push(`${method} ${path} with A's ${field}: ${shown(theirs, fieldOf(body, field))}; an unknown one: ${shown(unknown, never)}`);
       }
     }
     // A grant of B's own access in A's environment.
@@ -285,7 +339,7 @@ describe('tenant isolation on every path of the spec', () => {
     expect(failures).toEqual([]);
   });
 
-  it('/auth on A\'s grant and application answers 404, word for word as for a uid that never existed', async () => {
+  it('/auth on A\'s grant, application, principal, credential and deployment answers 404, word for word as for a uid that never existed', async () => {
     const never = '00000000000000000000000000000000';
     const questions: Array<[string, string, string]> = [
       ['GRANT_APPROVE', 'APPLICATION_ACCESS_GRANT', A.application_access_grants],
@@ -297,6 +351,16 @@ describe('tenant isolation on every path of the spec', () => {
       ['APPLICATION_ACCESS_GRANT_DELETE', 'APPLICATION_ACCESS_GRANT', A.application_access_grants],
       ['APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', A.applications],
       ['GRANT_REQUEST', 'APPLICATION', A.applications],
+      ...['VIEW', 'EDIT', 'DELETE'].flatMap((verb): Array<[string, string, string]> => [
+        [`APPLICATION_PRINCIPAL_${verb}`, 'APPLICATION_PRINCIPAL', A.application_principals],
+        [`APPLICATION_CREDENTIAL_${verb}`, 'APPLICATION_CREDENTIAL', A.application_credentials],
+        [`APPLICATION_DEPLOYMENT_${verb}`, 'APPLICATION_DEPLOYMENT', A.application_deployments],
+      ]),
+      ['DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', A.application_deployments],
+      // A create under A's application: the parent is as unknown as one that never existed.
+      ['APPLICATION_PRINCIPAL_CREATE', 'APPLICATION_PRINCIPAL', A.applications],
+      ['APPLICATION_CREDENTIAL_CREATE', 'APPLICATION_CREDENTIAL', A.applications],
+      ['APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', A.ksmlApplication],
     ];
     const failures: string[] = [];
     for (const token of [b.admin.token, bSuper.token]) {
@@ -312,10 +376,19 @@ describe('tenant isolation on every path of the spec', () => {
   });
 
   it("A's data is intact after B's attempts", async () => {
-    for (const collection of ['clusters', 'instances', 'groups', 'environments', 'users', 'applications', 'streams', 'application_access', 'application_access_grants']) {
+    for (const collection of ['clusters', 'instances', 'groups', 'environments', 'users', 'applications', 'streams', 'application_access', 'application_access_grants',
+      'application_principals', 'application_credentials', 'application_deployments']) {
       const res = await call(app, 'GET', `/${collection}/${A[collection]}`, { token: a.admin.token });
       expect(res.status, collection).toBe(200);
     }
+    const principal = await call(app, 'GET', `/application_principals/${A.application_principals}`, { token: a.admin.token });
+    expect(principal.body).toMatchObject({ principal: 'a-only-client', active: true });
+    const deployment = await call(app, 'GET', `/application_deployments/${A.application_deployments}`, { token: a.admin.token });
+    expect(deployment.body).toMatchObject({ state: 'Stopped', configs: [{ configKey: 'ksml_definition', configValue: KSML_DEFINITION }] });
+    // Never written since creation (version 0).
+    expect([principal.headers.get('etag'), deployment.headers.get('etag')]).toEqual(['"0"', '"0"']);
+    const credentials = await call(app, 'GET', `/application_credentials/search/findByApplicationId?applicationId=${A.applications}`, { token: a.admin.token });
+    expect(credentials.body.map((c: any) => c.uid)).toEqual([A.application_credentials]);
     const group = await call(app, 'GET', `/groups/${A.groups}/members`, { token: a.admin.token, headers: { Accept: 'text/uri-list' } });
     expect(group.text).toContain(A.users);
     const grant = await call(app, 'GET', `/application_access_grants/${A.application_access_grants}`, { token: a.admin.token });
