@@ -17,6 +17,7 @@ import { plain, noContent, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { loadRelated, resolveQueryRef, resolveRequiredBodyRef } from './_lib/store';
 import { applicationResource } from './applications';
+import { partAssociations, partAuditAs } from './parts/application-part';
 import { environmentResource } from './environments';
 
 const SUMMARY = { fields: ['uid', 'name', 'shortName'], embedded: [], links: [], id: true };
@@ -27,10 +28,7 @@ export const credentialResource: Resource = {
   model: (m) => m.ApplicationCredential,
   auditType: 'Application',
   auditName: (row) => row.uid,
-  auditAs: async (row, ctx, transaction) => {
-    const { application, environment } = await partsOf(ctx, row, transaction);
-    return { resourceName: application.shortName, resourceId: application.uid, details: { credential: row.uid, username: row.username, environment: environment.shortName } };
-  },
+  auditAs: partAuditAs('credential', (row) => ({ username: row.username })),
   auditActions: { DELETED: 'AUTHENTICATION_UNCONFIGURED' },
   fields: [
     { name: 'username', readOnly: true },
@@ -39,19 +37,10 @@ export const credentialResource: Resource = {
     { name: 'description' },
   ],
   computed: (row) => ({ id: row.uid, metadata: { clusters: row.clusters ?? '' } }),
-  associations: [
-    { rel: 'application', target: () => applicationResource, many: false, attribute: 'applicationUid', required: true, immutable: true, inline: SUMMARY },
-    { rel: 'environment', target: () => environmentResource, many: false, attribute: 'environmentUid', required: true, immutable: true, inline: SUMMARY },
-  ],
+  associations: partAssociations(SUMMARY),
   searches: [],
   policy: applicationPartPolicy({ environmentOwnersSee: false }),
 };
-
-async function partsOf(ctx: RequestContext, row: Row, transaction?: Transaction) {
-  const application = (await ctx.models.Application.findOne({ where: { uid: row.applicationUid }, transaction }))!;
-  const environment = (await ctx.models.Environment.findOne({ where: { uid: row.environmentUid }, transaction }))!;
-  return { application, environment };
-}
 
 const h = resourceHandlers(credentialResource);
 export const listApplicationCredentials = h.list;

@@ -15,17 +15,10 @@ import { mutate } from './_lib/mutation';
 import { hal, plain, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { findVisible } from './_lib/store';
-import { applicationResource } from './applications';
-import { environmentResource } from './environments';
+import { partAssociations, partAuditAs, partSearches, partsOf } from './parts/application-part';
 
 /** Every deployment refusal is 400, not 422: the Terraform provider's client drops 422 bodies (CONTRACT §5.15). */
 const refusal = (message: string) => new BadRequestError([message], null, message);
-
-async function partsOf(ctx: RequestContext, values: Record<string, any>, row: Row | undefined, transaction?: Transaction) {
-  const application = (await ctx.models.Application.findOne({ where: { uid: values.applicationUid ?? row?.applicationUid }, transaction }))!;
-  const environment = (await ctx.models.Environment.findOne({ where: { uid: values.environmentUid ?? row?.environmentUid }, transaction }))!;
-  return { application, environment };
-}
 
 const kindOf = (application: Row): DeploymentKind | null =>
   application.applicationType === 'Connector' || application.applicationType === 'Ksml' ? application.applicationType : null;
@@ -61,7 +54,7 @@ async function checkConfigs(ctx: RequestContext, application: Row, configs: Reco
 }
 
 async function check(ctx: RequestContext, values: Record<string, any>, row?: Row, transaction?: Transaction) {
-  const { application, environment } = await partsOf(ctx, values, row, transaction);
+  const { application, environment } = await partsOf(ctx, row, values, transaction);
   if (row && row.state !== 'Stopped') throw refusal(INVALID_ACTION_FOR_STATE);
   if (!row) {
     if (!(await canEditApplication(ctx, application))) throw new ForbiddenError(`Only the editors of application ${application.shortName} may deploy it`);
@@ -102,27 +95,14 @@ export const deploymentResource: Resource = {
   model: (m) => m.ApplicationDeployment,
   auditType: 'Application',
   auditName: (row) => row.uid,
-  auditAs: async (row, ctx, transaction) => {
-    const { application, environment } = await partsOf(ctx, {}, row, transaction);
-    return { resourceName: application.shortName, resourceId: application.uid, details: { deployment: row.uid, environment: environment.shortName } };
-  },
+  auditAs: partAuditAs('deployment'),
   auditActions: { CREATED: 'APPLICATION_CONFIGURED', UPDATED: 'APPLICATION_CONFIGURED', DELETED: 'APPLICATION_UNCONFIGURED' },
   fields: [
     { name: 'configs', kind: 'map', default: () => ({}), output: configsOut },
     { name: 'state', readOnly: true },
   ],
-  associations: [
-    { rel: 'application', target: () => applicationResource, many: false, attribute: 'applicationUid', required: true, immutable: true },
-    { rel: 'environment', target: () => environmentResource, many: false, attribute: 'environmentUid', required: true, immutable: true },
-  ],
-  searches: [
-    { name: 'findByApplication', params: [{ name: 'application', required: true, ref: () => applicationResource }], where: (a) => ({ applicationUid: (a.application as Row).uid }) },
-    {
-      name: 'findByApplicationAndEnvironment',
-      params: [{ name: 'application', required: true, ref: () => applicationResource }, { name: 'environment', required: true, ref: () => environmentResource }],
-      where: (a) => ({ applicationUid: (a.application as Row).uid, environmentUid: (a.environment as Row).uid }),
-    },
-  ],
+  associations: partAssociations(),
+  searches: partSearches('findByApplication', 'findByApplicationAndEnvironment'),
   policy: { ...policy, actionLinks: operationLinks, actions: { DEPLOYMENT_OPERATE: editsApplicationOf } },
   check,
 };
@@ -141,7 +121,7 @@ export const getApplicationDeploymentAssociation = associationHandlers(deploymen
 export const createApplicationDeployment: Handler = withPrecheck(async (ctx) => {
   const reply = await h.create(ctx);
   return { status: 201, headers: { Location: String(reply.headers?.Location) } };
-}, (ctx) => (h.create as { precheck?: (c: RequestContext) => Promise<unknown> }).precheck?.(ctx) ?? Promise.resolve());
+}, h.create.precheck!);
 
 /** Only a stopped deployment is deleted (400 otherwise, CONTRACT §5.15). */
 export const deleteApplicationDeployment: Handler = async (ctx) => {
@@ -199,7 +179,7 @@ export const operateApplicationDeployment: Handler = async (ctx) => {
   if (decision.kind === 'view') {
     return decision.action === 'VIEW_LOGS' ? plain({ logs: [] }) : hal(await statusBody(ctx, row));
   }
-  const { application, environment } = await partsOf(ctx, {}, row);
+  const { application, environment } = await partsOf(ctx, row);
   if (decision.action === 'START') {
     await preconditions(ctx, application, environment);
     await checkConfigs(ctx, application, row.configs as Record<string, string>);

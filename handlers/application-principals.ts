@@ -14,8 +14,7 @@ import { mutate } from './_lib/mutation';
 import { hal, plain, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { findVisible } from './_lib/store';
-import { applicationResource } from './applications';
-import { environmentResource } from './environments';
+import { partAssociations, partAuditAs, partSearches, partsOf } from './parts/application-part';
 
 const DUPLICATE = 'errmsg.duplicate.principal';
 /** The stored principal column's length. */
@@ -27,19 +26,13 @@ const refuse = (field: string, message: string, rejectedValue?: unknown) => {
   return new BadRequestError([`${field}: ${message}`], [{ field, message, ...(shown === undefined ? {} : { rejectedValue: shown }) }]);
 };
 
-async function related(ctx: RequestContext, values: Record<string, any>, row: Row | undefined, transaction?: Transaction) {
-  const application = (await ctx.models.Application.findOne({ where: { uid: values.applicationUid ?? row?.applicationUid }, transaction }))!;
-  const environment = (await ctx.models.Environment.findOne({ where: { uid: values.environmentUid ?? row?.environmentUid }, transaction }))!;
-  return { application, environment };
-}
-
 /**
  * CONTRACT §5.11: the certificate chain (or custom string) becomes the stored principal, its chain, expiry and
  * fingerprint; a private key (Connector only) must match the leaf and is stored sealed; the same identity twice in
  * one environment is 409 `errmsg.duplicate.principal`.
  */
 async function check(ctx: RequestContext, values: Record<string, any>, row?: Row, transaction?: Transaction) {
-  const { application, environment } = await related(ctx, values, row, transaction);
+  const { application, environment } = await partsOf(ctx, row, values, transaction);
   if (!row && !(await canEditApplication(ctx, application))) {
     throw new ForbiddenError(`Only the editors of application ${application.shortName} may add its principals`);
   }
@@ -87,10 +80,7 @@ export const principalResource: Resource = {
   model: (m) => m.ApplicationPrincipal,
   auditType: 'Application',
   auditName: (row) => row.uid,
-  auditAs: async (row, ctx, transaction) => {
-    const { application, environment } = await related(ctx, {}, row, transaction);
-    return { resourceName: application.shortName, resourceId: application.uid, details: { principal: row.uid, subject: row.principal, environment: environment.shortName } };
-  },
+  auditAs: partAuditAs('principal', (row) => ({ subject: row.principal })),
   auditActions: { CREATED: 'AUTHENTICATION_CONFIGURED', UPDATED: 'AUTHENTICATION_CONFIGURED', DELETED: 'AUTHENTICATION_UNCONFIGURED' },
   fields: [
     { name: 'principal' },
@@ -103,19 +93,8 @@ export const principalResource: Resource = {
     { name: 'fingerprint', readOnly: true },
   ],
   computed: (row) => ({ privateKeyUploaded: !!row.privateKey }),
-  associations: [
-    { rel: 'application', target: () => applicationResource, many: false, attribute: 'applicationUid', required: true, immutable: true },
-    { rel: 'environment', target: () => environmentResource, many: false, attribute: 'environmentUid', required: true, immutable: true },
-  ],
-  searches: [
-    { name: 'findByApplication', params: [{ name: 'application', required: true, ref: () => applicationResource }], where: (a) => ({ applicationUid: (a.application as Row).uid }) },
-    {
-      name: 'findByApplicationAndEnvironment',
-      params: [{ name: 'application', required: true, ref: () => applicationResource }, { name: 'environment', required: true, ref: () => environmentResource }],
-      where: (a) => ({ applicationUid: (a.application as Row).uid, environmentUid: (a.environment as Row).uid }),
-    },
-    { name: 'findByEnvironment', params: [{ name: 'environment', required: true, ref: () => environmentResource }], where: (a) => ({ environmentUid: (a.environment as Row).uid }) },
-  ],
+  associations: partAssociations(),
+  searches: partSearches('findByApplication', 'findByApplicationAndEnvironment', 'findByEnvironment'),
   policy: {
     ...policy,
     actionLinks: async (ctx, row) => {
@@ -170,7 +149,7 @@ export const createApplicationPrincipal: Handler = withPrecheck(async (ctx) => {
   const reply = await h.create({ ...ctx, body: element });
   const location = String(reply.headers?.Location);
   return plain(location, 201, { Location: location });
-}, (ctx) => (h.create as { precheck?: (c: RequestContext) => Promise<unknown> }).precheck?.(ctx) ?? Promise.resolve());
+}, h.create.precheck!);
 
 /**
  * CONTRACT §6.3: activating a Connector principal deactivates the application's other principal in that
@@ -198,7 +177,7 @@ export const activateApplicationPrincipal: Handler = async (ctx) => {
       }
       current.set({ active: true, modifiedBy: ctx.principal.email });
       await current.save({ transaction });
-      const { application, environment } = await related(ctx, {}, row, transaction);
+      const { application, environment } = await partsOf(ctx, row, {}, transaction);
       return {
         result: undefined,
         audit: [{

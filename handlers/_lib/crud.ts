@@ -8,7 +8,7 @@ import { link } from './hal';
 import { checkUnique, diff, readInput, type Mode } from './input';
 import { mutate } from './mutation';
 import { parsePage, sortableAttributes } from './paging';
-import { accepts, COMPACT, hal, noContent, withPrecheck, type Handler, type Reply } from './reply';
+import { accepts, COMPACT, hal, noContent, withPrecheck, type CheckedHandler, type Handler, type Reply } from './reply';
 import { collection, compact, item, items, rightsOf, selfHref, wireFields } from './render';
 import { auditEntry, updateEntries, type Resource, type SearchDef } from './resource';
 import { findOneWhere, findPage, findVisible, loadRelated, resolveQueryRef, setLinks } from './store';
@@ -78,7 +78,7 @@ export function resourceHandlers(resource: Resource) {
     if (!(await resource.policy.canCreate(ctx))) throw new ForbiddenError(`You may not create ${resource.collection}`);
   };
 
-  const create: Handler = withPrecheck(async (ctx) => {
+  const create: CheckedHandler = withPrecheck(async (ctx) => {
     await mayCreate(ctx);
     const row = await mutate(ctx, async (transaction) => {
       const saved = await store(resource, ctx, 'create', undefined, transaction);
