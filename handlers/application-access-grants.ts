@@ -2,6 +2,7 @@ import { Op } from 'sequelize';
 import { grantPolicy } from '../auth/policies/access';
 import type { Row } from '../models/define';
 import { GRANT_STATUSES } from '../models/grant-state';
+import { matchEnum } from '../models/loose-enum';
 import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from './_lib/context';
 import { renderOne, resourceHandlers } from './_lib/crud';
@@ -19,13 +20,12 @@ import { actOnGrant, mayRequest, requestGrant } from './grants/workflow';
 import { streamResource } from './streams';
 
 const ACCESS_TYPES = ['CONSUMER', 'PRODUCER'];
-const squash = (v: string) => v.replace(/[\s_-]+/g, '').toUpperCase();
 const titleCase = (v: unknown) => (typeof v === 'string' ? v.charAt(0) + v.slice(1).toLowerCase() : v);
 
 /** Query values of an enum, matched like enum input everywhere (CONTRACT §4.3); unknown → 400 naming the parameter. */
 function enumArg(name: string, values: string[], allowed: readonly string[]): string[] {
   return values.map((v) => {
-    const hit = allowed.find((a) => squash(a) === squash(v));
+    const hit = matchEnum(allowed, v);
     if (!hit) throw new BadRequestError([`${name}: must be one of ${allowed.join(', ')}`], [{ field: name, message: `must be one of ${allowed.join(', ')}`, rejectedValue: v }]);
     return hit;
   });

@@ -2,6 +2,7 @@
  * Rules of an application credential (CONTRACT §5.12): which authentication types each target takes, the
  * defaults, and the generated username. Pure apart from the username's random suffix.
  */
+import { matchEnum } from './loose-enum';
 import { randomBytes } from 'node:crypto';
 import type { SubError } from '../handlers/_lib/errors';
 
@@ -81,11 +82,8 @@ export function credentialUsername(appShortName: string, envShortName: string): 
 }
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
-const loose = (s: string) => s.toLowerCase().replace(/[\s_-]/g, '');
 
-function match<T extends string>(values: readonly T[], value: unknown): T | undefined {
-  return typeof value === 'string' ? values.find((v) => loose(v) === loose(value)) : undefined;
-}
+const match = matchEnum;
 
 /** A credential type named loosely (case, spaces, `_`, `-` ignored, §4.3), or undefined when it names none. */
 export const parseCredentialType = (value: unknown): CredentialType | undefined => match(CREDENTIAL_TYPES, value);

@@ -2,6 +2,7 @@
  * The deployment state machine (CONTRACT §6.2): data (the moves) plus one decision function. Pure: rights,
  * preconditions and config checks are the caller's; every refusal here answers 400 (§5.15), never 422.
  */
+import { matchEnum } from './loose-enum';
 
 export const DEPLOYMENT_STATES = ['Stopped', 'Running'] as const;
 export type DeploymentState = (typeof DEPLOYMENT_STATES)[number];
@@ -44,9 +45,7 @@ export type DeploymentDecision =
 
 /** The action named by `value`, matched as every enum is (§4.3: case, spaces, `_` and `-` ignored), or undefined. */
 export function parseDeploymentAction(value: unknown): DeploymentAction | undefined {
-  if (typeof value !== 'string') return undefined;
-  const loose = (s: string) => s.toLowerCase().replace(/[\s_-]/g, '');
-  return DEPLOYMENT_ACTIONS.find((a) => loose(a) === loose(value));
+  return matchEnum(DEPLOYMENT_ACTIONS, value);
 }
 
 /**
