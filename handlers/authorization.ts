@@ -1,7 +1,7 @@
 /** `GET /auth` (CONTRACT §7.1): the permission model answering for other services. */
 import { parseQuestion, type ResourceType } from '../auth/actions';
 import type { RequestContext } from './_lib/context';
-import { BadRequestError, ForbiddenError, NotFoundError } from './_lib/errors';
+import { BadRequestError, ForbiddenError } from './_lib/errors';
 import type { Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { findVisible } from './_lib/store';
@@ -51,23 +51,21 @@ async function decide(ctx: RequestContext): Promise<{ allowed: boolean; action: 
     throw new BadRequestError([`${parsed.field}: ${parsed.problem}`], [{ field: parsed.field, message: parsed.problem, rejectedValue: ctx.query[parsed.field] ?? null }]);
   }
   const { type, verb, action } = parsed.question;
-  const resource = RESOURCES[type]?.();
+  const resource = RESOURCES[type]();
   const uid = single(ctx.query.resourceUid);
 
   if (verb === 'CREATE') {
-    // A given parent must exist and be visible; kinds not held yet know no parent, so theirs is unknown.
-    const under = resource?.policy.canCreateIn;
-    const parent = under ? RESOURCES[under.parent as ResourceType]?.() : undefined;
-    if (uid !== undefined && under && parent) return { allowed: await under.allowed(ctx, await findVisible(parent, ctx, uid)), action };
-    if (uid !== undefined && !resource) throw new NotFoundError(`No parent ${uid} visible for ${action}`);
-    const allowed = resource ? await resource.policy.canCreate(ctx) : false;
-    return { allowed, action };
+    // Kinds created under a parent answer for the given parent, which must exist and be visible (else 404).
+    const under = resource.policy.canCreateIn;
+    if (uid !== undefined && under) {
+      return { allowed: await under.allowed(ctx, await findVisible(RESOURCES[under.parent as ResourceType](), ctx, uid)), action };
+    }
+    return { allowed: await resource.policy.canCreate(ctx), action };
   }
   if (uid === undefined) {
     const message = `is required for ${action}`;
     throw new BadRequestError([`resourceUid: ${message}`], [{ field: 'resourceUid', message, rejectedValue: null }]);
   }
-  if (!resource) throw new NotFoundError(`${type} ${uid} not found`);
   const row = await findVisible(resource, ctx, uid);
   const { policy } = resource;
   let allowed: boolean;
