@@ -1020,6 +1020,11 @@ export const operations = {
     "path": "/stream_configs/{id}/permissions",
     "tag": "Stream configs"
   },
+  "getStreamConfigAsyncApi": {
+    "method": "get",
+    "path": "/stream_configs/{id}/asyncapi",
+    "tag": "Stream configs"
+  },
   "getStreamConfigAssociation": {
     "method": "get",
     "path": "/stream_configs/{id}/{rel}",

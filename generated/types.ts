@@ -3135,7 +3135,7 @@ export interface paths {
         };
         /**
          * Get a stream config
-         * @description One stream config, with `ETag` and `Last-Modified`; `_embedded` carries the stream, the environment and the pinned versions. Links `asyncapi` (the AsyncAPI document, a later release) and `permissions{?type}` (browse permissions).
+         * @description One stream config, with `ETag` and `Last-Modified`; `_embedded` carries the stream, the environment and the pinned versions. Links `asyncapi` (the AsyncAPI 2.6.0 document) and `permissions{?type}` (browse permissions).
          */
         get: operations["getStreamConfig"];
         /**
@@ -3198,6 +3198,61 @@ export interface paths {
          * @description Revokes browse permission from the `users` and `groups` of the body (the Terraform provider sends a body with DELETE), with `type=browse` in the query or the body; the same rules and errors as the grant. Audited as BROWSE_PERMISSION_REVOKED (Topic).
          */
         delete: operations["deleteStreamConfigPermissions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stream_configs/{id}/asyncapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The AsyncAPI 2.6.0 document of a deployed stream
+         * @description An AsyncAPI 2.6.0 document describing the topic: any authenticated user of the tenant may read it, whatever
+         *     the stream's visibility (another tenant's config is 404). `Accept` `application/json`, `*\/*`, a HAL type or
+         *     none answers `{"asyncApiSpec": "<YAML>"}`; `application/yaml`, `application/x-yaml` or `text/yaml` answer the
+         *     YAML itself (`application/yaml`); anything else is 406. Quality values are honoured.
+         *
+         *     The document (deterministic, always the current data):
+         *     - `id` `urn:platform:{tenant shortName}:stream_config:{uid}`; `info.title` the stream name, `info.version` the
+         *       pinned value schema version (else `1.0.0`), `info.description` the stream's description and environment.
+         *     - `servers`: one per bootstrap server of the instance's clusters (in the instance's order), named
+         *       `{cluster name, other characters than A-Za-z0-9_- as _}-{n}` (a name that clashes after the replacement
+         *       gets `_2`, `_3`, …), `protocol` `kafka-secure` (`kafka` when the tenant supports no authentication method),
+         *       `security` the tenant's `supportedAuthenticationMethods` by rank, and the first schema registry URL of the
+         *       cluster as Kafka server binding.
+         *     - `components.securitySchemes`: `SSL_MUTUAL_TLS` (X509), `SASL_SCRAM_SHA_256`/`_512` (scramSha256/512),
+         *       `SASL_OAUTH_BEARER` (oauth2, client credentials at the realm's token endpoint), only those the tenant uses.
+         *     - one channel named by the topic, with the Kafka channel binding 0.4.0 (`partitions`, `replicas` from the
+         *       tenant property `replication.factor` when it is an integer, `cleanup.policy`, `retention.ms`,
+         *       `retention.bytes` when set) and `produce<Stream>`/`consume<Stream>` operations sharing one message.
+         *     - the message (named after the value's Avro record, else `<Stream>Message`; no `messageId`): the pinned
+         *       value schema version, else the latest upload of the stream's value schema. Avro as an object with
+         *       `schemaFormat` `application/vnd.apache.avro;version=1.9.0`; JSON Schema with every local `$ref` inlined
+         *       (`application/schema+json;version=draft-07`), or, when that is impossible (recursive, remote or dangling
+         *       references), `{type: object}` with the schema text in `x-json-schema`; Protobuf as binary with the text in
+         *       `x-protobuf-schema`; JSON `{}`, String/Xml a string, Binary binary. The Kafka message binding's `key` is
+         *       the key's Avro schema, a string for String keys, else binary.
+         *     - numbers are written exactly as stored, however large.
+         *
+         *     `ETag` identifies the document in the chosen form; `If-None-Match` with it answers 304. The document is
+         *     cached per stream config and made anew whenever the stream, the config, its schema versions, the environment,
+         *     the instance, its clusters or the tenant change.
+         */
+        get: operations["getStreamConfigAsyncApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -6345,6 +6400,16 @@ export interface components {
                 valueSchemaVersion?: Record<string, never>;
             };
         };
+        /**
+         * @description The JSON form of the AsyncAPI document.
+         * @example {
+         *       "asyncApiSpec": "asyncapi: 2.6.0\nid: urn:platform:acme:stream_config:9a8b7c6d5e4f40318293a4b5c6d7e8f9\n"
+         *     }
+         */
+        StreamConfigAsyncApi: {
+            /** @description The AsyncAPI 2.6.0 document as YAML text (the same text as the YAML form). */
+            asyncApiSpec: string;
+        };
         StreamConfigCollection: {
             _embedded: {
                 stream_configs: components["schemas"]["StreamConfig"][];
@@ -7141,6 +7206,25 @@ export interface components {
                  *       "message": "Unsupported media type",
                  *       "errors": [
                  *         "Content type 'text/plain' is not supported"
+                 *       ],
+                 *       "subErrors": null
+                 *     }
+                 */
+                "application/hal+json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The `Accept` header names no media type this operation can answer with. */
+        NotAcceptable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "NOT_ACCEPTABLE",
+                 *       "message": "Not acceptable",
+                 *       "errors": [
+                 *         "Not acceptable: the AsyncAPI document is served as application/json, application/yaml, application/x-yaml, text/yaml"
                  *       ],
                  *       "subErrors": null
                  *     }
@@ -15325,6 +15409,57 @@ export interface operations {
             404: components["responses"]["NotFound"];
             412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["Unprocessable"];
+        };
+    };
+    getStreamConfigAsyncApi: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The form: JSON (default) or YAML.
+                 * @example application/yaml
+                 */
+                Accept?: string;
+                /**
+                 * @description Answer 304 without a body when the item's ETag equals this value.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid (32 hexadecimal characters).
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document, in the form `Accept` asks for. */
+            200: {
+                headers: {
+                    /** @description Identifies the document and its form */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamConfigAsyncApi"];
+                    /**
+                     * @example asyncapi: 2.6.0
+                     *     id: urn:platform:acme:stream_config:9a8b7c6d5e4f40318293a4b5c6d7e8f9
+                     *     info:
+                     *       title: payments
+                     *       version: '2'
+                     */
+                    "application/yaml": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
         };
     };
     getStreamConfigAssociation: {

@@ -16,6 +16,7 @@ import * as schemas from './schemas';
 import * as streams from './streams';
 import * as streamConfigs from './stream-configs';
 import * as streamConfigPermissions from './stream-config-permissions';
+import * as streamConfigAsyncApi from './stream-config-asyncapi';
 import * as schemaVersions from './schema-versions';
 import * as tenants from './tenants';
 import * as authorization from './authorization';
@@ -45,6 +46,7 @@ export const handlers = {
   ...handlersOf(streams),
   ...handlersOf(streamConfigs),
   ...handlersOf(streamConfigPermissions),
+  ...handlersOf(streamConfigAsyncApi),
   ...handlersOf(schemaVersions),
   ...handlersOf(tenants),
   ...handlersOf(authorization),
