@@ -1,63 +1,80 @@
 /**
  * The rows an AsyncAPI document is made of (CONTRACT §9): the stream config, its stream and environment, the
  * environment's instance and clusters, the tenant and the key/value schema versions (pinned, else the latest of
- * the stream's schema). First only what identifies them (the stamp), the schema texts only when the document has
- * to be assembled anew.
+ * the stream's schema). One query finds them and their stamp (uid, lock version and modification time of each, the
+ * clusters in the instance's order); the rows themselves are read only when the document has to be made anew.
  */
-import { Op } from 'sequelize';
+import { Op, QueryTypes } from 'sequelize';
 import type { AsyncApiInput } from '../asyncapi/document';
 import type { Row } from './define';
-import { SCHEMA_TYPES } from './stream-rules';
 import type { Models } from '.';
 
 export interface AsyncApiSource {
-  /** Changes whenever any of the rows does (their uid, lock version and modification time). */
+  /** Changes whenever any of the rows does, or a row joins or leaves the set. */
   stamp: string;
   input: () => Promise<AsyncApiInput>;
 }
 
-const VERSION_META = ['uid', 'schemaUid', 'versionName', 'version', 'modifiedAt'];
+// Every row that goes into the document, with what changes on each write: `version` (optimistic lock) and
+// `modified_at`. A side's version is the pinned one, else the latest upload of the stream's schema on that side.
+const latest = (side: 'key' | 'value') =>
+  `(SELECT l.uid FROM schema_versions l WHERE l.schema_uid = s.${side}_schema_uid ORDER BY l.created_at DESC, l.uid DESC LIMIT 1)`;
+const STAMP_SQL = `
+SELECT sc.version AS config_v, sc.modified_at AS config_m,
+  s.uid AS stream_uid, s.version AS stream_v, s.modified_at AS stream_m,
+  e.uid AS env_uid, e.version AS env_v, e.modified_at AS env_m,
+  i.uid AS instance_uid, i.version AS instance_v, i.modified_at AS instance_m,
+  t.short_name AS realm, t.version AS tenant_v, t.modified_at AS tenant_m,
+  kv.uid AS key_uid, kv.version AS key_v, kv.modified_at AS key_m,
+  vv.uid AS value_uid, vv.version AS value_v, vv.modified_at AS value_m,
+  c.uid AS cluster_uid, c.version AS cluster_v, c.modified_at AS cluster_m
+FROM stream_configs sc
+JOIN streams s ON s.uid = sc.stream_uid
+JOIN environments e ON e.uid = sc.environment_uid
+JOIN instances i ON i.uid = e.instance_uid
+JOIN tenants t ON t.uid = sc.tenant_uid
+LEFT JOIN schema_versions kv ON kv.uid = COALESCE(sc.key_schema_version_uid, ${latest('key')})
+LEFT JOIN schema_versions vv ON vv.uid = COALESCE(sc.value_schema_version_uid, ${latest('value')})
+LEFT JOIN instance_clusters ic ON ic.source_uid = i.uid
+LEFT JOIN clusters c ON c.uid = ic.target_uid
+WHERE sc.uid = :uid AND sc.tenant_uid = :tenantUid
+ORDER BY ic.position, ic.target_uid`;
 
-const stampOf = (row: Row | null) => (row ? `${row.uid}.${row.version}.${new Date(row.modifiedAt).getTime()}` : '-');
+type StampRow = Record<string, string | number | Date | null>;
 
-/** The version a side uses: the pinned one, else the stream's schema's most recent upload; null for plain types. */
-function sideVersion(models: Models, stream: Row, config: Row, side: 'key' | 'value'): Promise<Row | null> {
-  const pinned = config[`${side}SchemaVersionUid`] as string | null;
-  if (pinned) return models.SchemaVersion.findOne({ where: { uid: pinned }, attributes: VERSION_META });
-  const schemaUid = stream[`${side}SchemaUid`] as string | null;
-  if (!SCHEMA_TYPES.has(stream[`${side}Type`]) || !schemaUid) return Promise.resolve(null);
-  return models.SchemaVersion.findOne({ where: { schemaUid }, attributes: VERSION_META, order: [['createdAt', 'DESC'], ['uid', 'DESC']] });
+const time = (value: unknown) => (value === null ? '-' : new Date(value as string).getTime());
+const part = (row: StampRow, name: string) => `${row[`${name}_v`] ?? '-'}.${time(row[`${name}_m`])}`;
+
+function stampOf(rows: StampRow[], tokenUrl: string): string {
+  const [first] = rows;
+  const fixed = ['config', 'stream', 'env', 'instance', 'tenant'].map((name) => part(first, name));
+  const sides = ['key', 'value'].map((side) => `${first[`${side}_uid`] ?? '-'}.${part(first, side)}`);
+  const clusters = rows.filter((r) => r.cluster_uid !== null).map((r) => `${r.cluster_uid}.${part(r, 'cluster')}`);
+  return [tokenUrl, ...fixed, ...sides, ...clusters].join('|');
 }
 
-/** The stream config's source rows, or null when the tenant has no such stream config. */
+/** The stream config's source, or null when the tenant has no such stream config. */
 export async function asyncApiSource(models: Models, tenantUid: string, configUid: string, tokenUrl: (realm: string) => string): Promise<AsyncApiSource | null> {
-  const config = await models.StreamConfig.findOne({ where: { uid: configUid, tenantUid } });
-  if (!config) return null;
-  const [tenant, stream, environment] = await Promise.all([
-    models.Tenant.findOne({ where: { uid: tenantUid } }),
-    models.Stream.findOne({ where: { uid: config.streamUid } }),
-    models.Environment.findOne({ where: { uid: config.environmentUid } }),
-  ]) as [Row, Row, Row];
-  const [instance, links, key, value] = await Promise.all([
-    models.Instance.findOne({ where: { uid: environment.instanceUid } }),
-    models.InstanceCluster.findAll({ where: { sourceUid: environment.instanceUid }, order: [['position', 'ASC'], ['targetUid', 'ASC']] }),
-    sideVersion(models, stream, config, 'key'),
-    sideVersion(models, stream, config, 'value'),
-  ]);
-  const order = links.map((l) => l.targetUid);
-  const clusters = order.length === 0 ? [] : (await models.Cluster.findAll({ where: { uid: { [Op.in]: order } } }))
-    .sort((a, b) => order.indexOf(a.uid) - order.indexOf(b.uid));
-  const versions = { key, value };
-  const realmTokenUrl = tokenUrl(tenant.shortName);
-  const stamp = [realmTokenUrl, ...[tenant, config, stream, environment, instance, ...clusters, key, value].map(stampOf)].join('|');
+  const rows = await models.sequelize.query<StampRow>(STAMP_SQL, { replacements: { uid: configUid, tenantUid }, type: QueryTypes.SELECT });
+  if (rows.length === 0) return null;
+  const [first] = rows;
+  const realmTokenUrl = tokenUrl(String(first.realm));
+  const clusterUids = rows.map((r) => r.cluster_uid).filter((uid): uid is string => uid !== null);
+  const versionUids = [first.key_uid, first.value_uid].filter((uid): uid is string => uid !== null);
 
   const input = async (): Promise<AsyncApiInput> => {
-    const uids = [key, value].filter((v): v is Row => v !== null).map((v) => v.uid as string);
-    const bodies = new Map((uids.length === 0 ? [] : await models.SchemaVersion.findAll({ where: { uid: { [Op.in]: uids } }, attributes: ['uid', 'schemaBody'] }))
-      .map((v) => [v.uid as string, v.schemaBody as string]));
+    const [tenant, config, stream, environment, clusterRows, versionRows] = await Promise.all([
+      models.Tenant.findOne({ where: { uid: tenantUid } }),
+      models.StreamConfig.findOne({ where: { uid: configUid } }),
+      models.Stream.findOne({ where: { uid: first.stream_uid } }),
+      models.Environment.findOne({ where: { uid: first.env_uid } }),
+      clusterUids.length === 0 ? [] : models.Cluster.findAll({ where: { uid: { [Op.in]: clusterUids } } }),
+      versionUids.length === 0 ? [] : models.SchemaVersion.findAll({ where: { uid: { [Op.in]: versionUids } } }),
+    ]) as [Row, Row, Row, Row, Row[], Row[]];
+    const clusters = [...clusterRows].sort((a, b) => clusterUids.indexOf(a.uid) - clusterUids.indexOf(b.uid));
     const side = (s: 'key' | 'value') => {
-      const version = versions[s];
-      return { type: stream[`${s}Type`] as string, schema: version ? { version: version.versionName as string, body: bodies.get(version.uid)! } : null };
+      const version = versionRows.find((v) => v.uid === first[`${s}_uid`]);
+      return { type: stream[`${s}Type`] as string, schema: version ? { version: version.versionName as string, body: version.schemaBody as string } : null };
     };
     return {
       tenant: { shortName: tenant.shortName, supportedAuthenticationMethods: tenant.supportedAuthenticationMethods, properties: tenant.properties },
@@ -70,8 +87,8 @@ export async function asyncApiSource(models: Models, tenantUid: string, configUi
       })),
       key: side('key'),
       value: side('value'),
-      pinnedValueVersion: config.valueSchemaVersionUid && value ? value.versionName : null,
+      pinnedValueVersion: config.valueSchemaVersionUid ? (versionRows.find((v) => v.uid === config.valueSchemaVersionUid)?.versionName ?? null) : null,
     };
   };
-  return { stamp, input };
+  return { stamp: stampOf(rows, realmTokenUrl), input };
 }

@@ -32,12 +32,12 @@ const api = `${server.url}/api`;
 const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
 
 let counter = 0;
-async function run(name: string, request: () => Promise<Response>): Promise<void> {
+async function run(name: string, request: () => Promise<Response>, concurrency = CONCURRENCY): Promise<void> {
   const latencies: number[] = [];
   let failures = 0;
   const started = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+  await Promise.all(Array.from({ length: concurrency }, async () => {
     while (next < REQUESTS) {
       next += 1;
       const t0 = performance.now();
@@ -63,6 +63,26 @@ await run('GET /clusters?size=200&sort', () => fetch(`${api}/clusters?size=200&s
 const all = ((await (await fetch(`${api}/clusters?size=${REQUESTS}`, { headers })).json()) as any)._embedded.clusters as Array<{ _links: { self: { href: string } } }>;
 let row = 0;
 await run('PATCH /clusters/{id}', () => fetch(all[row++ % all.length]._links.self.href, { method: 'PATCH', headers, body: JSON.stringify({ description: `d${counter++}` }) }));
+
+
+// The AsyncAPI document of one deployed stream, asked for again and again (the cached path), alone and under load.
+const post = async (p: string, body: unknown) => {
+  const res = await fetch(`${api}${p}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  if (res.status !== 201) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as any;
+};
+const me = (await (await fetch(`${api}/user`, { headers })).json()) as any;
+const group = await post('/groups', { name: 'Bench Owners', members: [me.uid] });
+const instance = await post('/instances', { name: 'Bench Instance', shortName: 'bench', clusters: all.slice(0, 2).map((c) => c._links.self.href) });
+const environment = await post('/environments', { name: 'bench-dev', shortName: 'dev', instance: instance.uid, owners: group.uid });
+const fields = Array.from({ length: 20 }, (_, i) => ({ name: `f${i}`, type: i % 2 ? 'string' : { type: 'long', logicalType: 'timestamp-millis' } }));
+const version = await post('/schemas/upload', { schema: JSON.stringify({ type: 'record', name: 'BenchEvent', namespace: 'io.bench', fields }), version: '1' });
+const stream = await post('/streams', { name: 'bench-events', keyType: 'String', valueType: 'AVRO', valueSchema: version.schemaUid, owners: group.uid });
+const streamConfig = await post('/stream_configs', { stream: stream.uid, environment: environment.uid, valueSchemaVersion: version.id });
+const asyncapi = `${api}/stream_configs/${streamConfig.uid}/asyncapi`;
+await run('GET asyncapi (json) c=1', () => fetch(asyncapi, { headers }), 1);
+await run('GET asyncapi (yaml) c=1', () => fetch(asyncapi, { headers: { ...headers, Accept: 'application/yaml' } }), 1);
+await run('GET asyncapi (json)', () => fetch(asyncapi, { headers }));
 
 await server.close();
 await sequelize.close();
