@@ -3,7 +3,7 @@
  * database. Deterministic: the same input gives the same document, key order included.
  */
 import { exactInteger } from './exact-json';
-import { avroRecordName, keySchema, valueMessage, type Side } from './payloads';
+import { avroRecordName, keyBinding, valueMessage, type Side } from './payloads';
 
 export interface AuthMethod { rank: number; protocol: string; mechanism: string }
 
@@ -96,6 +96,7 @@ export function assembleAsyncApi(input: AsyncApiInput): Record<string, unknown> 
   const p = pascalCase(stream.name);
   const messageName = avroRecordName(input.value) ?? `${p}Message`;
   const value = valueMessage(input.value);
+  const key = keyBinding(input.key);
   const ref = { $ref: `#/components/messages/${messageName}` };
   const where = `environment ${environment.name} (${environment.shortName})`;
   const info = stream.description ? `${stream.description}\n\nDeployed in ${where}.` : `Stream ${stream.name}, deployed in ${where}.`;
@@ -125,8 +126,9 @@ export function assembleAsyncApi(input: AsyncApiInput): Record<string, unknown> 
           contentType: value.contentType,
           ...(value.schemaFormat ? { schemaFormat: value.schemaFormat } : {}),
           payload: value.payload,
-          bindings: { kafka: { key: keySchema(input.key), bindingVersion: BINDING_VERSION } },
+          bindings: { kafka: { key: key.key, bindingVersion: BINDING_VERSION } },
           ...value.extensions,
+          ...key.extensions,
         },
       },
     },

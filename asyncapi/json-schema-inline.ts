@@ -46,11 +46,14 @@ const SCHEMAS = new Set([
   'unevaluatedItems', 'unevaluatedProperties', 'contentSchema',
 ]);
 
-/** Whether a `$ref` is left anywhere, data (`const`, `enum`, `default`, `examples`) and unknown keywords included. */
-function hasRef(node: Json): boolean {
-  if (Array.isArray(node)) return node.some(hasRef);
+/**
+ * Whether a `$ref` key is left anywhere: in data (`const`, `enum`, `default`, `examples`), unknown keywords, or as a
+ * property name. AsyncAPI parsers treat every `$ref` key as a reference, whatever its place or value.
+ */
+export function hasRefKey(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(hasRefKey);
   if (!isObject(node)) return false;
-  return typeof node.$ref === 'string' || Object.values(node).some(hasRef);
+  return Object.prototype.hasOwnProperty.call(node, '$ref') || Object.values(node).some(hasRefKey);
 }
 
 export function inlineLocalRefs(document: unknown): Inlined {
@@ -61,11 +64,14 @@ export function inlineLocalRefs(document: unknown): Inlined {
     if (nodes > MAX_INLINED_NODES) throw new NotInlinable(`it would have more than ${MAX_INLINED_NODES} nodes once its references are inlined`);
   };
   /** A schema position: its `$ref` is followed, its subschemas walked, every other keyword copied as it is. */
-  const schema = (node: Json, expanding: Json[]): Json => {
+  const schema = (node: Json, expanding: Json[], rebased = false): Json => {
     count();
     if (!isObject(node)) return node;
+    // Below a nested $id, `#…` means that resource, not the document: such references are not followed.
+    const below = rebased || (node !== top && typeof node.$id === 'string');
     const ref = node.$ref;
     if (typeof ref === 'string') {
+      if (below) throw new NotInlinable(`$ref ${ref} is below a nested $id`);
       if (!ref.startsWith('#')) throw new NotInlinable(`$ref ${ref} is not local to the schema`);
       const target = resolvePointer(root, ref.slice(1));
       if (target === undefined) throw new NotInlinable(`$ref ${ref} points to nothing`);
@@ -73,25 +79,27 @@ export function inlineLocalRefs(document: unknown): Inlined {
       const resolved = schema(target, [...expanding, target]);
       const siblings = Object.fromEntries(Object.entries(node).filter(([key]) => key !== '$ref'));
       if (Object.keys(siblings).length === 0) return resolved;
-      // Keywords beside a $ref apply together with it (2019-09 and later); allOf keeps both without merging.
-      return { allOf: [resolved], ...keywords(siblings, expanding) };
+      // Keywords beside a $ref apply together with it (2019-09 and later): the target joins their allOf.
+      const { allOf, ...rest } = keywords(siblings, expanding, below);
+      return { allOf: [resolved, ...(Array.isArray(allOf) ? allOf : [])], ...rest };
     }
-    return keywords(node, expanding);
+    return keywords(node, expanding, below);
   };
-  const keywords = (node: Record<string, Json>, expanding: Json[]): Record<string, Json> => Object.fromEntries(Object.entries(node).map(([key, value]) => {
-    if (SCHEMA_MAPS.has(key) && isObject(value)) return [key, Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, schema(sub, expanding)]))];
-    if (SCHEMA_LISTS.has(key) && Array.isArray(value)) return [key, value.map((sub) => schema(sub, expanding))];
-    if (key === 'items' && Array.isArray(value)) return [key, value.map((sub) => schema(sub, expanding))];
-    if (SCHEMAS.has(key)) return [key, schema(value, expanding)];
+  const keywords = (node: Record<string, Json>, expanding: Json[], rebased: boolean): Record<string, Json> => Object.fromEntries(Object.entries(node).map(([key, value]) => {
+    const sub = (v: Json) => schema(v, expanding, rebased);
+    if (SCHEMA_MAPS.has(key) && isObject(value)) return [key, Object.fromEntries(Object.entries(value).map(([name, v]) => [name, sub(v)]))];
+    if (SCHEMA_LISTS.has(key) && Array.isArray(value)) return [key, value.map(sub)];
+    if (key === 'items' && Array.isArray(value)) return [key, value.map(sub)];
+    if (SCHEMAS.has(key)) return [key, sub(value)];
     if (key === 'dependencies' && isObject(value)) {
-      return [key, Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, Array.isArray(sub) ? sub : schema(sub, expanding)]))];
+      return [key, Object.fromEntries(Object.entries(value).map(([name, v]) => [name, Array.isArray(v) ? v : sub(v)]))];
     }
     return [key, value];
   }));
+  const top = isObject(root) ? Object.fromEntries(Object.entries(root).filter(([key]) => !ROOT_ONLY.has(key))) : root;
   try {
-    const top = isObject(root) ? Object.fromEntries(Object.entries(root).filter(([key]) => !ROOT_ONLY.has(key))) : root;
     const inlined = schema(top, []);
-    if (hasRef(inlined)) return { ok: false, reason: 'a $ref is left in a keyword that is not a schema' };
+    if (hasRefKey(inlined)) return { ok: false, reason: 'a $ref key is left outside a schema position (data or a property name)' };
     return { ok: true, schema: inlined };
   } catch (error) {
     if (error instanceof NotInlinable) return { ok: false, reason: error.message };

@@ -2,7 +2,8 @@
  * What an AsyncAPI message says about the bytes of one side of a record (CONTRACT §9): the value's payload with
  * its content type and schema format, and the key schema of the Kafka message binding.
  */
-import { ExactNumber, parseExactJson } from './exact-json';
+import { avroPayload } from './avro-payload';
+import { parseExactJson } from './exact-json';
 import { inlineLocalRefs } from './json-schema-inline';
 
 /** A stream side: its key/value type and, for the schema types, the pinned (else latest) version's text. */
@@ -23,29 +24,23 @@ export const AVRO_FORMAT = 'application/vnd.apache.avro;version=1.9.0';
 export const JSON_SCHEMA_FORMAT = 'application/schema+json;version=draft-07';
 const BINARY = { type: 'string', format: 'binary' };
 
-/** An Avro schema as a JSON value, a bare primitive name as the equivalent `{type: <name>}` object. */
-export function avroObject(body: string): unknown {
-  const parsed = parseExactJson(body);
-  return typeof parsed === 'string' ? { type: parsed } : parsed;
-}
-
 /** The simple name of an Avro value schema that is a record, else null. */
 export function avroRecordName(side: Side): string | null {
   if (side.type !== 'AVRO' || !side.schema) return null;
-  const parsed = avroObject(side.schema.body) as { type?: unknown; name?: unknown };
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || parsed instanceof ExactNumber) return null;
-  if (parsed.type !== 'record' || typeof parsed.name !== 'string') return null;
-  const simple = parsed.name.split('.').pop()!;
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(simple) ? simple : null;
+  const schema = avroPayload(side.schema.body).schema as { type?: unknown; name?: unknown } | null;
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return null;
+  return schema.type === 'record' && typeof schema.name === 'string' ? schema.name : null;
 }
 
 export function valueMessage(side: Side): ValueMessage {
   const { type, schema } = side;
   switch (type) {
-    case 'AVRO':
-      return schema
-        ? { contentType: 'avro/binary', schemaFormat: AVRO_FORMAT, payload: avroObject(schema.body), extensions: {} }
-        : { contentType: 'avro/binary', payload: { ...BINARY }, extensions: {} };
+    case 'AVRO': {
+      if (!schema) return { contentType: 'avro/binary', payload: { ...BINARY }, extensions: {} };
+      const avro = avroPayload(schema.body);
+      if (avro.schema === null) return { contentType: 'avro/binary', payload: { ...BINARY }, extensions: { 'x-avro-schema': schema.body } };
+      return { contentType: 'avro/binary', schemaFormat: AVRO_FORMAT, payload: avro.schema, extensions: avro.loss ? { 'x-avro-schema': schema.body } : {} };
+    }
     case 'JSON_SCHEMA': {
       if (!schema) return { contentType: 'application/json', payload: {}, extensions: {} };
       const inlined = inlineLocalRefs(parseExactJson(schema.body));
@@ -66,9 +61,15 @@ export function valueMessage(side: Side): ValueMessage {
   }
 }
 
-/** The `key` of the Kafka message binding. */
-export function keySchema(side: Side): unknown {
-  if (side.type === 'AVRO' && side.schema) return avroObject(side.schema.body);
-  if (side.type === 'String') return { type: 'string' };
-  return { ...BINARY };
+/**
+ * The `key` of the Kafka message binding, and the key's Avro text as `x-avro-key-schema` (on the message) when the
+ * key schema cannot show all of it.
+ */
+export function keyBinding(side: Side): { key: unknown; extensions: Record<string, string> } {
+  if (side.type === 'AVRO' && side.schema) {
+    const avro = avroPayload(side.schema.body);
+    const extensions: Record<string, string> = avro.schema === null || avro.loss ? { 'x-avro-key-schema': side.schema.body } : {};
+    return { key: avro.schema ?? { ...BINARY }, extensions };
+  }
+  return { key: side.type === 'String' ? { type: 'string' } : { ...BINARY }, extensions: {} };
 }

@@ -15416,11 +15416,6 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The form: JSON (default) or YAML.
-                 * @example application/yaml
-                 */
-                Accept?: string;
-                /**
                  * @description Answer 304 without a body when the item's ETag equals this value.
                  * @example "3"
                  */
