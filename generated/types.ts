@@ -3238,7 +3238,10 @@ export interface paths {
          *       `retention.bytes` when set) and `produce<Stream>`/`consume<Stream>` operations sharing one message.
          *     - the message (named after the value's Avro record, else `<Stream>Message`; no `messageId`): the pinned
          *       value schema version, else the latest upload of the stream's value schema. Avro as an object with
-         *       `schemaFormat` `application/vnd.apache.avro;version=1.9.0`; JSON Schema with every local `$ref` inlined
+         *       `schemaFormat` `application/vnd.apache.avro;version=1.9.0`, spelt as AsyncAPI's Avro meta-schema accepts
+         *       (a dotted name as `name` + `namespace`, `error` as `record`, an alias in the type's namespace by its simple
+         *       name); what has no such spelling (an alias in another namespace, a `$ref` attribute) keeps the uploaded text
+         *       in `x-avro-schema` (`x-avro-key-schema` for the key); JSON Schema with every local `$ref` inlined
          *       (`application/schema+json;version=draft-07`), or, when that is impossible (recursive, remote or dangling
          *       references), `{type: object}` with the schema text in `x-json-schema`; Protobuf as binary with the text in
          *       `x-protobuf-schema`; JSON `{}`, String/Xml a string, Binary binary. The Kafka message binding's `key` is
