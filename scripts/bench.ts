@@ -80,6 +80,9 @@ const version = await post('/schemas/upload', { schema: JSON.stringify({ type: '
 const stream = await post('/streams', { name: 'bench-events', keyType: 'String', valueType: 'AVRO', valueSchema: version.schemaUid, owners: group.uid });
 const streamConfig = await post('/stream_configs', { stream: stream.uid, environment: environment.uid, valueSchemaVersion: version.id });
 const asyncapi = `${api}/stream_configs/${streamConfig.uid}/asyncapi`;
+// One at a time, beside what any authenticated read costs (the floor the document is built on).
+await run('GET /info c=1', () => fetch(`${api}/info`), 1);
+await run('GET /user c=1', () => fetch(`${api}/user`, { headers }), 1);
 await run('GET asyncapi (json) c=1', () => fetch(asyncapi, { headers }), 1);
 await run('GET asyncapi (yaml) c=1', () => fetch(asyncapi, { headers: { ...headers, Accept: 'application/yaml' } }), 1);
 await run('GET asyncapi (json)', () => fetch(asyncapi, { headers }));
