@@ -400,6 +400,21 @@ export const operations = {
     "path": "/applications/{id}/{rel}/{propertyId}",
     "tag": "Applications"
   },
+  "listAuditEvents": {
+    "method": "get",
+    "path": "/audit-history",
+    "tag": "Audit history"
+  },
+  "listAuditActions": {
+    "method": "get",
+    "path": "/audit-history/actions",
+    "tag": "Audit history"
+  },
+  "getAuditEvent": {
+    "method": "get",
+    "path": "/audit-history/{uid}",
+    "tag": "Audit history"
+  },
   "checkAuthorization": {
     "method": "get",
     "path": "/auth",

@@ -1406,6 +1406,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Query the audit history
+         * @description The entries the caller may see, newest first (`sort=timestamp,asc` for oldest first; entries of one change
+         *     keep the order they were written in). A TENANT_ADMIN (or SUPER_ADMIN) sees the whole tenant; anyone else
+         *     their own entries and those about resources they can view: tenants, users, groups, clusters, instances and
+         *     schemas, and the environments, streams (`Topic`) and applications visible to them (Private ones only to
+         *     owners, viewers, the kind's ADMIN). Entries about a deleted environment, stream or application stay visible
+         *     to tenant admins and to whoever wrote them; find them by `resourceName`.
+         *
+         *     Every filter is exact and matches any case; all given filters must hold. A bad value of any parameter is 400
+         *     naming it, as is `fromTimestamp` after `toTimestamp`. Times are epoch milliseconds, `now`,
+         *     `now-<n><s|m|h|d|w>` (`now-15m`, `now-24h`, `now-7d`, `now-2w`), an ISO-8601 duration meaning now minus it
+         *     (`P7D`, `PT1H`, `P1M`: months and years on the UTC calendar) or an ISO-8601 instant with a zone
+         *     (`2026-11-01T00:00:00Z`); `fromTimestamp` is inclusive, `toTimestamp` exclusive.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-history/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every audit action
+         * @description The names the `action` filter takes, as a plain array in the spec's order; also those the service never writes (BROWSED, TOPIC_BROWSED, TOPIC_MASKING_CONFIGURED, SCHEMA_MASKING_CONFIGURED, KSML_PROVISIONER_CONFIGURED, KSML_PROVISIONER_UNCONFIGURED).
+         */
+        get: operations["listAuditActions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-history/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entry's uid.
+                 * @example 5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0
+                 */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One audit entry
+         * @description One entry the caller may see (the same rule as the query); any other uid is 404.
+         */
+        get: operations["getAuditEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth": {
         parameters: {
             query?: never;
@@ -5279,6 +5356,97 @@ export interface components {
         EmailAddress: {
             email: string;
         } | null;
+        /**
+         * @description One entry of the audit history. Never changed once written.
+         * @example {
+         *       "uid": "5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0",
+         *       "timestamp": "2026-11-23T10:15:30",
+         *       "action": "TOPIC_CONFIGURED",
+         *       "actor": "admin@demo.local",
+         *       "actorName": "Demo Admin",
+         *       "tenant": "demo",
+         *       "resourceType": "Topic",
+         *       "resourceName": "payments",
+         *       "resourceId": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
+         *       "details": {
+         *         "environment": "dev",
+         *         "streamConfig": "9a8b7c6d5e4f40318293a4b5c6d7e8f9"
+         *       },
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/audit-history/5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0"
+         *         }
+         *       }
+         *     }
+         */
+        AuditEvent: {
+            /** @example 5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0 */
+            uid: string;
+            timestamp: components["schemas"]["Timestamp"];
+            /**
+             * @description One of `GET /audit-history/actions`.
+             * @example TOPIC_CONFIGURED
+             */
+            action: string;
+            /**
+             * @description E-mail address of the caller (`system` for the first start and migrations).
+             * @example admin@demo.local
+             */
+            actor: string;
+            /**
+             * @description The caller's full name when it was written.
+             * @example Demo Admin
+             */
+            actorName: string | null;
+            /**
+             * @description The tenant's short name.
+             * @example demo
+             */
+            tenant: string | null;
+            /**
+             * @example Topic
+             * @enum {string}
+             */
+            resourceType: "Tenant" | "User" | "Group" | "Cluster" | "Instance" | "Environment" | "Topic" | "Schema" | "Application";
+            /**
+             * @description The name (short name for environments and applications) when it was written.
+             * @example payments
+             */
+            resourceName: string | null;
+            /**
+             * @description The uid of the resource.
+             * @example 6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c
+             */
+            resourceId: string | null;
+            /**
+             * @description Created values, or `{field: {old, new}}` for changes, plus context (`environment`, `stream`, `grant`, `reason`, …); secrets are `"***"`.
+             * @example {
+             *       "environment": "dev",
+             *       "streamConfig": "9a8b7c6d5e4f40318293a4b5c6d7e8f9"
+             *     }
+             */
+            details: {
+                [key: string]: unknown;
+            } | null;
+            _links: components["schemas"]["Links"];
+        };
+        AuditEventCollection: {
+            _embedded: {
+                events: components["schemas"]["AuditEvent"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["Page"];
+        };
+        /**
+         * @description Every audit action, in the spec's order.
+         * @example [
+         *       "CREATED",
+         *       "UPDATED",
+         *       "DELETED",
+         *       "BROWSED"
+         *     ]
+         */
+        AuditActionList: string[];
         /** @description Writable fields of a cluster. */
         ClusterFields: {
             /**
@@ -10594,6 +10762,166 @@ export interface operations {
             404: components["responses"]["NotFound"];
             412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["Unprocessable"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description One action of `GET /audit-history/actions` (any case).
+                 * @example TOPIC_CONFIGURED
+                 */
+                action?: string;
+                /**
+                 * @description Tenant, User, Group, Cluster, Instance, Environment, Topic (or Stream), Schema, Application (any case).
+                 * @example Application
+                 */
+                resourceType?: string;
+                /**
+                 * @description E-mail address of the caller who made the change (any case).
+                 * @example admin@demo.local
+                 */
+                actor?: string;
+                /**
+                 * @description Name of the resource when the entry was written (short name for environments and applications); finds deleted resources too.
+                 * @example payments
+                 */
+                resourceName?: string;
+                /**
+                 * @description Uid (or dashed UUID) of the resource.
+                 * @example 6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c
+                 */
+                resourceId?: string;
+                /**
+                 * @description Start of the range (inclusive).
+                 * @example now-7d
+                 */
+                fromTimestamp?: string;
+                /**
+                 * @description End of the range (exclusive).
+                 * @example now
+                 */
+                toTimestamp?: string;
+                /**
+                 * @description Zero-based page number.
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page (1–10000).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `timestamp,desc` (default) or `timestamp,asc`.
+                 * @example timestamp,desc
+                 */
+                sort?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries in `_embedded.events`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_embedded": {
+                     *         "events": [
+                     *           {
+                     *             "uid": "5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0",
+                     *             "timestamp": "2026-11-23T10:15:30",
+                     *             "action": "TOPIC_CONFIGURED",
+                     *             "actor": "admin@demo.local",
+                     *             "actorName": "Demo Admin",
+                     *             "tenant": "demo",
+                     *             "resourceType": "Topic",
+                     *             "resourceName": "payments",
+                     *             "resourceId": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
+                     *             "details": {
+                     *               "environment": "dev"
+                     *             },
+                     *             "_links": {
+                     *               "self": {
+                     *                 "href": "https://portal.example.com/api/audit-history/5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0"
+                     *               }
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "https://portal.example.com/api/audit-history?page=0&size=20&sort=timestamp,desc"
+                     *         }
+                     *       },
+                     *       "page": {
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "number": 0
+                     *       }
+                     *     }
+                     */
+                    "application/hal+json": components["schemas"]["AuditEventCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listAuditActions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The actions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditActionList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getAuditEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entry's uid.
+                 * @example 5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0
+                 */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["AuditEvent"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     checkAuthorization: {

@@ -20,6 +20,7 @@ import * as streamConfigAsyncApi from './stream-config-asyncapi';
 import * as schemaVersions from './schema-versions';
 import * as tenants from './tenants';
 import * as authorization from './authorization';
+import * as auditHistory from './audit-history';
 import * as referenceData from './reference-data';
 import * as applicationAccess from './application-access';
 import * as applicationAccessGrants from './application-access-grants';
@@ -50,6 +51,7 @@ export const handlers = {
   ...handlersOf(schemaVersions),
   ...handlersOf(tenants),
   ...handlersOf(authorization),
+  ...handlersOf(auditHistory),
   ...handlersOf(referenceData),
   ...handlersOf(applicationAccess),
   ...handlersOf(applicationAccessGrants),

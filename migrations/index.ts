@@ -11,6 +11,7 @@ import * as m0009 from './0009-stream-configs';
 import * as m0010 from './0010-application-access';
 import * as m0011 from './0011-application-authentications';
 import * as m0012 from './0012-application-deployments';
+import * as m0013 from './0013-audit-queries';
 
 export const migrations = [
   { name: '0001-initial', ...m0001 },
@@ -25,4 +26,5 @@ export const migrations = [
   { name: '0010-application-access', ...m0010 },
   { name: '0011-application-authentications', ...m0011 },
   { name: '0012-application-deployments', ...m0012 },
+  { name: '0013-audit-queries', ...m0013 },
 ];

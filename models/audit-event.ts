@@ -4,6 +4,7 @@ import { newUid } from './define';
 export type AuditEventRow = Model & {
   uid: string; seq: string; tenantUid: string | null; timestamp: Date; action: string; actor: string; actorName: string | null;
   tenant: string | null; resourceType: string; resourceName: string | null; resourceId: string | null; details: unknown;
+  actorKey: string | null; resourceNameKey: string | null;
 };
 
 export interface AuditEntry {
@@ -44,6 +45,9 @@ export function defineAuditEvent(sequelize: Sequelize): ModelStatic<AuditEventRo
     resourceType: { type: DataTypes.STRING(32), allowNull: false },
     resourceName: { type: DataTypes.STRING, allowNull: true },
     resourceId: { type: DataTypes.STRING(32), allowNull: true },
+    // Lowercase twins: filters match any case on every database (see migration 0013).
+    actorKey: { type: DataTypes.STRING, allowNull: true },
+    resourceNameKey: { type: DataTypes.STRING, allowNull: true },
     details: {
       type: DataTypes.TEXT('long'), allowNull: true,
       get(this: Model) { const raw = this.getDataValue('details' as never) as unknown as string | null; return raw ? JSON.parse(raw) : null; },
@@ -59,6 +63,7 @@ export async function writeAudit(model: ModelStatic<AuditEventRow>, actor: Audit
   await model.bulkCreate(entries.map((e) => ({
     uid: undefined as unknown as string,
     tenantUid: actor.tenantUid, tenant: actor.tenant, actor: actor.actor, actorName: actor.actorName, timestamp,
+    actorKey: actor.actor.toLowerCase(), resourceNameKey: e.resourceName?.toLowerCase() ?? null,
     action: e.action, resourceType: e.resourceType, resourceName: e.resourceName ?? null, resourceId: e.resourceId ?? null,
     details: e.details ?? null,
   })), { transaction });

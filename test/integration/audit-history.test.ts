@@ -1,0 +1,169 @@
+/**
+ * `GET /audit-history` (CONTRACT §8): every filter, relative and absolute time bounds, paging and sort, 400 naming
+ * the bad parameter, who sees which entries, single entries and the list of actions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+
+let app: TestApp;
+let t: TestTenant;
+let other: TestTenant;
+let member: TestUser;
+let outsider: TestUser;
+let group: any;
+let cluster: any;
+let privateApp: any;
+let publicApp: any;
+let stream: any;
+let startedAt: number;
+
+const tok = () => t.admin.token;
+async function post(path: string, body: unknown, token = tok()) {
+  const res = await call(app, 'POST', path, { token, body });
+  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
+  return res.body;
+}
+const history = (query: string, token = tok()) => call(app, 'GET', `/audit-history${query}`, { token });
+async function events(query: string, token = tok()): Promise<any[]> {
+  const res = await history(query, token);
+  expect(res.status, res.text).toBe(200);
+  return res.body._embedded.events;
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  t = await createTenant(app, 'audit');
+  other = await createTenant(app, 'audit-other');
+  member = await createUser(app, t, ['APPLICATION_AUTHOR', 'STREAM_AUTHOR'], 'member');
+  outsider = await createUser(app, t, ['APPLICATION_AUTHOR'], 'outsider');
+  startedAt = Date.now() - 1;
+  group = await post('/groups', { name: 'Audit Owners', members: [member.user.uid] });
+  cluster = await post('/clusters', { name: 'Audit-Cluster', bootstrapServers: ['a:9092'] });
+  expect((await call(app, 'PATCH', `/clusters/${cluster.uid}`, { token: tok(), body: { description: 'changed' } })).status).toBe(200);
+  privateApp = await post('/applications', { applicationId: 'audit.private', name: 'Audit Private', shortName: 'audit_private', applicationType: 'Custom', owners: group.uid, visibility: 'Private' }, member.token);
+  publicApp = await post('/applications', { applicationId: 'audit.public', name: 'Audit Public', shortName: 'audit_public', applicationType: 'Custom', owners: group.uid }, member.token);
+  stream = await post('/streams', { name: 'audit-stream', keyType: 'String', valueType: 'String', owners: group.uid }, member.token);
+  await post('/clusters', { name: 'other-cluster', bootstrapServers: ['o:9092'] }, other.admin.token);
+});
+afterAll(async () => app?.stop());
+
+describe('audit history: the query', () => {
+  it('a tenant admin sees the whole tenant, newest first, in events with page and links', async () => {
+    const res = await history('?size=100');
+    expect(res.status).toBe(200);
+    const list = res.body._embedded.events;
+    const times = list.map((e: any) => e.timestamp);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(list[0]).toMatchObject({ action: 'CREATED', resourceType: 'Topic', resourceName: 'audit-stream', resourceId: stream.uid, actor: member.email, tenant: t.shortName });
+    expect(list[0]._links.self.href).toBe(`${app.api}/audit-history/${list[0].uid}`);
+    expect(list.every((e: any) => e.tenant === t.shortName)).toBe(true);
+    expect(res.body.page).toMatchObject({ size: 100, number: 0, totalElements: list.length, totalPages: 1 });
+    expect(list.map((e: any) => e.resourceName)).not.toContain('other-cluster');
+    const asc = await events('?size=100&sort=timestamp,asc');
+    expect(asc.map((e) => e.uid)).toEqual(list.map((e: any) => e.uid).reverse());
+  });
+
+  it('filters: action, resourceType (Stream = Topic), actor, resourceName, resourceId, all any case', async () => {
+    expect((await events('?action=updated')).map((e) => e.resourceId)).toEqual([cluster.uid]);
+    expect((await events('?resourceType=stream')).map((e) => e.resourceId)).toEqual([stream.uid]);
+    expect((await events('?resourceType=TOPIC')).map((e) => e.resourceId)).toEqual([stream.uid]);
+    const mine = await events(`?actor=${encodeURIComponent(member.email.toUpperCase())}&size=50`);
+    expect(new Set(mine.map((e) => e.actor))).toEqual(new Set([member.email]));
+    expect(mine.map((e) => e.resourceId)).toEqual(expect.arrayContaining([privateApp.uid, publicApp.uid, stream.uid]));
+    expect((await events('?resourceName=AUDIT-cluster')).map((e) => e.action)).toEqual(['UPDATED', 'CREATED']);
+    const dashed = cluster.uid.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+    expect((await events(`?resourceId=${dashed}`)).map((e) => e.action)).toEqual(['UPDATED', 'CREATED']);
+    expect(await events(`?resourceId=${cluster.uid}&action=CREATED&resourceType=Cluster&actor=${encodeURIComponent(t.admin.email)}`)).toHaveLength(1);
+    expect(await events('?action=BROWSED')).toEqual([]);
+  });
+
+  it('entries of a deleted resource stay findable by name', async () => {
+    const gone = await post('/clusters', { name: 'Soon-Gone', bootstrapServers: ['g:9092'] });
+    expect((await call(app, 'DELETE', `/clusters/${gone.uid}`, { token: tok() })).status).toBe(204);
+    expect((await events('?resourceName=soon-gone')).map((e) => e.action)).toEqual(['DELETED', 'CREATED']);
+  });
+
+  it('time bounds: epoch ms, now, now-<n><unit>, ISO durations and instants; from inclusive, to exclusive', async () => {
+    const all = await events('?size=200');
+    expect(await events(`?fromTimestamp=${startedAt}&size=200`)).toHaveLength(all.filter((e) => Date.parse(`${e.timestamp}Z`) >= Math.floor(startedAt / 1000) * 1000 - 1000).length);
+    expect((await events('?fromTimestamp=now-1h&size=200')).length).toBe(all.length);
+    expect((await events('?fromTimestamp=PT1H&toTimestamp=now&size=200')).length).toBe(all.length);
+    expect(await events('?toTimestamp=now-1d')).toEqual([]);
+    expect(await events('?fromTimestamp=now-2w&toTimestamp=now-7d')).toEqual([]);
+    expect(await events(`?toTimestamp=${new Date(startedAt - 60_000).toISOString()}`)).toEqual([]);
+    const first = (await events('?sort=timestamp,asc&size=1'))[0];
+    const ms = Date.parse(`${first.timestamp}Z`);
+    const exact = await app.models.AuditEvent.findOne({ where: { uid: first.uid } });
+    const stored = new Date(exact!.timestamp).getTime();
+    expect((await events(`?fromTimestamp=${stored}&toTimestamp=${stored}`))).toEqual([]);
+    expect((await events(`?fromTimestamp=${stored}&toTimestamp=${stored + 1}&size=50`)).map((e) => e.uid)).toContain(first.uid);
+    expect(ms).toBeLessThanOrEqual(stored);
+  });
+
+  it('paging: links carry the filters; pages do not overlap', async () => {
+    const res = await history('?resourceName=audit-cluster&size=1');
+    expect(res.body.page).toMatchObject({ size: 1, totalElements: 2, totalPages: 2, number: 0 });
+    expect(res.body._links.next.href).toContain('resourceName=audit-cluster');
+    const next = await call(app, 'GET', res.body._links.next.href, { token: tok() });
+    expect(next.body._embedded.events[0].uid).not.toBe(res.body._embedded.events[0].uid);
+  });
+
+  it.each([
+    ['action=FLEW', 'action'],
+    ['resourceType=Planet', 'resourceType'],
+    ['resourceId=not-a-uid', 'resourceId'],
+    ['fromTimestamp=yesterday', 'fromTimestamp'],
+    ['toTimestamp=now%2B1d', 'toTimestamp'],
+    ['fromTimestamp=now&toTimestamp=now-1h', 'fromTimestamp'],
+    ['sort=actor,asc', 'sort'],
+    ['sort=timestamp,sideways', 'sort'],
+    ['size=0', 'size'],
+  ])('400 for %s, naming %s', async (query, field) => {
+    const res = await history(`?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.status).toBe('BAD_REQUEST');
+    expect(res.body.subErrors.map((s: any) => s.field)).toContain(field);
+  });
+
+  it('reading the history writes nothing', async () => {
+    const before = await app.models.AuditEvent.count();
+    await history('?size=5');
+    await history('?action=nope');
+    await call(app, 'GET', '/audit-history/actions', { token: tok() });
+    expect(await app.models.AuditEvent.count()).toBe(before);
+  });
+});
+
+describe('audit history: who sees what', () => {
+  it('others see their own entries, open kinds and the resources they can view; not Private ones of others', async () => {
+    const seen = await events('?size=200', outsider.token);
+    const ids = seen.map((e) => e.resourceId);
+    expect(ids).toContain(cluster.uid);
+    expect(ids).toContain(group.uid);
+    expect(ids).toContain(publicApp.uid);
+    expect(ids).toContain(stream.uid);
+    expect(ids).not.toContain(privateApp.uid);
+    expect(await events(`?resourceId=${privateApp.uid}`, outsider.token)).toEqual([]);
+    expect((await events(`?resourceId=${privateApp.uid}`, member.token)).map((e) => e.action)).toEqual(['CREATED']);
+  });
+
+  it('one entry: visible → 200, invisible or another tenant\'s → 404', async () => {
+    const [entry] = await events(`?resourceId=${privateApp.uid}`);
+    expect((await call(app, 'GET', `/audit-history/${entry.uid}`, { token: member.token })).body).toMatchObject({ uid: entry.uid, action: 'CREATED', resourceType: 'Application' });
+    const hidden = await call(app, 'GET', `/audit-history/${entry.uid}`, { token: outsider.token });
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.status).toBe('NOT_FOUND');
+    expect((await call(app, 'GET', `/audit-history/${entry.uid}`, { token: other.admin.token })).status).toBe(404);
+    expect((await call(app, 'GET', '/audit-history/zzz', { token: tok() })).status).toBe(404);
+    expect(await events(`?resourceId=${cluster.uid}`, other.admin.token)).toEqual([]);
+  });
+
+  it('the actions: every name of spec §6, as a plain array', async () => {
+    const res = await call(app, 'GET', '/audit-history/actions', { token: outsider.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(34);
+    expect(res.body.slice(0, 3)).toEqual(['CREATED', 'UPDATED', 'DELETED']);
+    expect(res.body).toContain('KSML_PROVISIONER_UNCONFIGURED');
+    expect((await call(app, 'GET', '/audit-history/actions')).status).toBe(401);
+  });
+});
