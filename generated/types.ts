@@ -4367,7 +4367,7 @@ export interface components {
          */
         GrantEnvironmentBody: {
             environment?: components["schemas"]["Reference"];
-            /** @description DELETE only: becomes the grant's `comment`. */
+            /** @description DELETE only: becomes the grant's `comment`; on POST, PUT and PATCH a reason is 400 (a request keeps none). */
             reason?: string | null;
         };
         /**

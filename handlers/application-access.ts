@@ -121,10 +121,19 @@ export const addApplicationAccessAssociationTargets: Handler = async (ctx) => {
   const { access, application } = await requestable(ctx);
   const refs = environmentRefs(ctx.body);
   if (refs.length === 0) throw environmentRequired();
+  refuseReason(ctx.body);
   if (refs.length > 1) throw new BadRequestError(['environment: exactly one environment per POST; PUT or PATCH request several']);
   const [grant] = await requestIn(ctx, access, application, refs);
   return hal(await renderOne(grantResource, grant, ctx), 201, { Location: itemHref(ctx.base, grantResource.collection, grant.uid) });
 };
+
+/** A request has no reason to keep: `reason` (DELETE's, the grant's comment) is refused rather than dropped. */
+function refuseReason(body: unknown): void {
+  const reason = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { reason?: unknown }).reason : undefined;
+  if (reason === undefined || reason === null) return;
+  throw new BadRequestError(['reason: is taken only when revoking or cancelling (DELETE); a request keeps no reason'],
+    [{ field: 'reason', message: 'is taken only when revoking or cancelling (DELETE)', rejectedValue: reason }]);
+}
 
 /** PUT and PATCH with environment URIs request a grant in each (204). */
 const requestMany = (generic: Handler): Handler => async (ctx) => {
@@ -132,6 +141,7 @@ const requestMany = (generic: Handler): Handler => async (ctx) => {
   const { access, application } = await requestable(ctx);
   const refs = environmentRefs(ctx.body);
   if (refs.length === 0) throw environmentRequired();
+  refuseReason(ctx.body);
   await requestIn(ctx, access, application, refs);
   return noContent();
 };

@@ -796,6 +796,15 @@ describe('/application_access', () => {
     expect(await app.models.ApplicationAccessGrant.count({ where: { accessUid: access.uid } })).toBe(before);
   });
 
+  // A request keeps no reason: one sent is refused, never dropped (found by the fuzzer, seed 138538251).
+  it.each(['POST', 'PUT', 'PATCH'])('%s {self}/grants with a reason → 400 naming reason, nothing requested', async (method) => {
+    const before = await app.models.ApplicationAccessGrant.count({ where: { accessUid: access.uid } });
+    const res = await call(app, method, `${self}/grants`, { token: w.appOwner.token, body: { environment: bare.uid, reason: 'please' } });
+    expectError(res, 400, 'BAD_REQUEST');
+    expect(res.body.subErrors).toEqual([expect.objectContaining({ field: 'reason', rejectedValue: 'please' })]);
+    expect(await app.models.ApplicationAccessGrant.count({ where: { accessUid: access.uid } })).toBe(before);
+  });
+
   it('searches: findByGrantsContaining (single; 404 for an unknown grant) and findByApplicationAndStream', async () => {
     const [grant] = await app.models.ApplicationAccessGrant.findAll({ where: { accessUid: access.uid } });
     for (const ref of [grant.uid, `${app.api}${GRANTS}/${grant.uid}`]) {
