@@ -5,7 +5,7 @@
  * another namespace, or a `$ref` attribute that AsyncAPI tools would follow as a reference — is reported, so the
  * caller can keep the uploaded text beside (or instead of) the payload.
  */
-import { ExactNumber, parseExactJson } from './exact-json';
+import { isJsonObject, parseExactJson } from './exact-json';
 import { hasRefKey } from './json-schema-inline';
 
 export interface AvroPayload {
@@ -18,7 +18,7 @@ const NAMED = new Set(['record', 'error', 'enum', 'fixed']);
 const SIMPLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 type Json = unknown;
-const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof ExactNumber);
+const isObject = (v: unknown): v is Record<string, Json> => isJsonObject(v);
 
 export function avroPayload(body: string): AvroPayload {
   const parsed = parseExactJson(body);

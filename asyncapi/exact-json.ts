@@ -10,6 +10,9 @@ export class ExactNumber {
   constructor(readonly text: string) {}
 }
 
+/** A JSON object (not an array, not an exact number). */
+export const isJsonObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof ExactNumber);
+
 export function parseExactJson(text: string): unknown {
   return parse(text, null, (digits) => (isSafeNumber(digits) ? Number(digits) : new ExactNumber(digits)));
 }

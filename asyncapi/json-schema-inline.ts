@@ -5,7 +5,7 @@
  * a schema that cannot be inlined completely (recursive, remote or dangling references, or one that would grow
  * too large) is reported as such and never half-inlined.
  */
-import { ExactNumber } from './exact-json';
+import { ExactNumber, isJsonObject } from './exact-json';
 
 export type Inlined = { ok: true; schema: unknown } | { ok: false; reason: string };
 
@@ -17,7 +17,7 @@ const ROOT_ONLY = new Set(['$schema', '$id', 'definitions', '$defs']);
 class NotInlinable extends Error {}
 
 type Json = null | boolean | number | string | ExactNumber | Json[] | { [key: string]: Json };
-const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof ExactNumber);
+const isObject = (v: unknown): v is Record<string, Json> => isJsonObject(v);
 
 /** RFC 6901 pointer (after the `#`, URI-decoded) into the document, or undefined when it leads nowhere. */
 function resolvePointer(document: Json, fragment: string): Json | undefined {

@@ -7,6 +7,7 @@ import { asyncApiSource } from '../models/asyncapi-source';
 import { uidOf } from './_lib/references';
 import type { RequestContext } from './_lib/context';
 import { HttpError, NotFoundError } from './_lib/errors';
+import { noneMatch } from './_lib/etag';
 import { JSON_TYPE, plain, type Handler } from './_lib/reply';
 
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml'];
@@ -25,12 +26,6 @@ function wantsYaml(ctx: RequestContext): boolean {
 
 const tagOf = (stamp: string) => `"${createHash('sha256').update(stamp).digest('base64url').slice(0, 32)}"`;
 
-function fresh(ctx: RequestContext, etag: string): boolean {
-  const header = ctx.headers['if-none-match'];
-  if (typeof header !== 'string' || header === '') return false;
-  return header.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === '*' || t === etag);
-}
-
 export const getStreamConfigAsyncApi: Handler = async (ctx) => {
   const yaml = wantsYaml(ctx);
   const uid = uidOf(ctx.params.id);
@@ -38,7 +33,7 @@ export const getStreamConfigAsyncApi: Handler = async (ctx) => {
   const source = uid === null ? null : await asyncApiSource(ctx.models, ctx.principal.tenant.uid, uid, tokenUrl);
   if (!source) throw new NotFoundError(`streamConfig ${ctx.params.id} not found`);
   const headers = { ETag: tagOf(`${yaml ? 'yaml' : 'json'}|${source.stamp}`), Vary: 'Accept' };
-  if (fresh(ctx, headers.ETag)) return { status: 304, headers };
+  if (noneMatch(ctx, headers.ETag)) return { status: 304, headers };
   let text = cache.get(uid!, source.stamp);
   if (text === undefined) {
     text = toYaml(assembleAsyncApi(await source.input()));

@@ -20,12 +20,17 @@ export function checkIfMatch(ctx: RequestContext, row: Row): void {
   if (!list.includes('*') && !list.includes(etagOf(row))) throw new PreconditionFailedError();
 }
 
-export function notModified(ctx: RequestContext, row: Row): boolean {
+/** Whether `If-None-Match` names the ETag (or `*`); null when the request has none. */
+export function noneMatch(ctx: RequestContext, etag: string): boolean | null {
   const none = ctx.headers['if-none-match'];
-  if (none !== undefined && none !== '') {
-    const list = tags(none);
-    return list.includes('*') || list.includes(etagOf(row));
-  }
+  if (none === undefined || none === '') return null;
+  const list = tags(none);
+  return list.includes('*') || list.includes(etag);
+}
+
+export function notModified(ctx: RequestContext, row: Row): boolean {
+  const matched = noneMatch(ctx, etagOf(row));
+  if (matched !== null) return matched;
   const since = ctx.headers['if-modified-since'];
   if (typeof since === 'string' && row.modifiedAt) {
     const t = Date.parse(since);
