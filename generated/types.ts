@@ -1427,6 +1427,11 @@ export interface paths {
          *     `now-<n><s|m|h|d|w>` (`now-15m`, `now-24h`, `now-7d`, `now-2w`), an ISO-8601 duration meaning now minus it
          *     (`P7D`, `PT1H`, `P1M`: months and years on the UTC calendar) or an ISO-8601 instant with a zone
          *     (`2026-11-01T00:00:00Z`); `fromTimestamp` is inclusive, `toTimestamp` exclusive.
+         *
+         *     **The count is bounded** so that a page costs the same however long the history grows: `page.totalElements`
+         *     is exact whenever at most 1,000 entries match beyond the end of the requested page. When more match, it is a
+         *     lower bound (the end of the page plus 1,001), `next` leads on and the `last` link is left out — a `next`
+         *     without a `last` means "more than counted". Narrow the query with filters or a time range for an exact count.
          */
         get: operations["listAuditEvents"];
         put?: never;

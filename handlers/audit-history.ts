@@ -1,8 +1,9 @@
-import { Op, Utils, type WhereOptions } from 'sequelize';
+import { Op, QueryTypes, type WhereOptions } from 'sequelize';
 import { isTenantAdmin } from '../auth/permissions';
 import { AUDIT_ACTIONS, OPEN_RESOURCE_TYPES, auditActionOf, auditResourceTypeOf } from '../models/audit-actions';
-import type { AuditEventRow } from '../models/audit-event';
+import { AUDIT_COUNT_WINDOW, type AuditEventRow } from '../models/audit-event';
 import { parseTimeBound } from '../models/audit-time';
+import { selectSql } from '../models/select-sql';
 import type { RequestContext } from './_lib/context';
 import { BadRequestError, NotFoundError, type SubError } from './_lib/errors';
 import { link, timestamp } from './_lib/hal';
@@ -22,7 +23,6 @@ async function visibility(ctx: RequestContext): Promise<WhereOptions> {
   const tenancy = { tenantUid: ctx.principal.tenant.uid };
   if (isTenantAdmin(ctx)) return tenancy;
   const { sequelize } = ctx.models;
-  const generator = sequelize.getQueryInterface().queryGenerator as { selectQuery: (table: string, options: object, model: unknown) => string };
   const visible: WhereOptions[] = [{ actorKey: ctx.principal.email.toLowerCase() }, { resourceType: { [Op.in]: [...OPEN_RESOURCE_TYPES] } }];
   for (const [type, resource] of OWNED) {
     const scope = await resource.policy.visible?.(ctx);
@@ -30,10 +30,8 @@ async function visibility(ctx: RequestContext): Promise<WhereOptions> {
       visible.push({ resourceType: type });
       continue;
     }
-    const model = resource.model(ctx.models);
-    // Attribute names to column names, as findAll would; the subquery keeps the visibility rule in the database.
-    const options = (Utils as unknown as { mapOptionFieldNames: (o: object, m: unknown) => object }).mapOptionFieldNames({ attributes: ['uid'], where: { [Op.and]: [tenancy, scope] } }, model);
-    const sql = generator.selectQuery(model.getTableName() as string, options, model).replace(/;\s*$/, '');
+    // A subquery keeps the visibility rule, each kind's own policy, in the database.
+    const sql = selectSql(resource.model(ctx.models), { attributes: ['uid'], where: { [Op.and]: [tenancy, scope] } });
     visible.push({ resourceType: type, resourceId: { [Op.in]: sequelize.literal(`(${sql})`) } });
   }
   return { [Op.and]: [tenancy, { [Op.or]: visible }] };
@@ -96,23 +94,31 @@ function render(ctx: RequestContext, row: AuditEventRow) {
 
 const QUERY_PARAMS = ['action', 'resourceType', 'actor', 'resourceName', 'resourceId', 'fromTimestamp', 'toTimestamp'];
 
+/** The matching entries, counted up to `limit`: a LIMIT inside the count, so the database stops there. */
+async function countUpTo(ctx: RequestContext, where: WhereOptions, limit: number): Promise<number> {
+  const model = ctx.models.AuditEvent;
+  const sql = selectSql(model, { attributes: [[ctx.models.sequelize.literal('1'), 'one']], where, limit });
+  const [row] = await ctx.models.sequelize.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (${sql}) AS counted`, { type: QueryTypes.SELECT });
+  return Number(row.n);
+}
+
 export const listAuditEvents: Handler = async (ctx) => {
   const page = parsePage(ctx.rawQuery, { timestamp: 'timestamp' });
-  const where = filters(ctx.query, Date.now());
+  const where = { [Op.and]: [await visibility(ctx), ...filters(ctx.query, Date.now())] };
   const direction = page.sort[0]?.dir ?? 'DESC';
-  const { rows, count } = await ctx.models.AuditEvent.findAndCountAll({
-    where: { [Op.and]: [await visibility(ctx), ...where] },
-    order: [['timestamp', direction], ['seq', direction]],
-    limit: page.size,
-    offset: page.page * page.size,
-  });
-  const info = pageInfo(page, count);
+  const offset = page.page * page.size;
+  const window = offset + page.size + AUDIT_COUNT_WINDOW;
+  const [rows, counted] = await Promise.all([
+    ctx.models.AuditEvent.findAll({ where, order: [['timestamp', direction], ['seq', direction]], limit: page.size, offset }),
+    countUpTo(ctx, where, window + 1),
+  ]);
+  // Beyond the window the count is a lower bound: `next` still leads on, and no `last` claims to be the end.
+  const capped = counted > window;
+  const info = pageInfo(page, counted);
   const extra = QUERY_PARAMS.filter((p) => text(ctx.query[p]) !== undefined).map((p) => [p, String(ctx.query[p])] as [string, string]);
-  return hal({
-    _embedded: { events: rows.map((row) => render(ctx, row)) },
-    _links: pagingLinks(`${ctx.base}/audit-history`, extra, page, info),
-    page: info,
-  });
+  const links = pagingLinks(`${ctx.base}/audit-history`, extra, page, info);
+  if (capped) delete links.last;
+  return hal({ _embedded: { events: rows.map((row) => render(ctx, row)) }, _links: links, page: info });
 };
 
 export const listAuditActions: Handler = () => plain([...AUDIT_ACTIONS]);

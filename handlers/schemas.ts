@@ -94,18 +94,20 @@ const mayUploadAtAll = async (ctx: RequestContext) => {
   if (!mayUpload(ctx)) throw new ForbiddenError('Only SCHEMA_AUTHOR, SCHEMA_ADMIN and tenant admins may upload schemas in this tenant');
 };
 
-/** The schema of that fullName, found or created (CREATED audited), and whether the caller may add a version. */
+/** The schema of that fullName, found or created, and the description change an upload to an existing one made. */
 async function schemaFor(ctx: RequestContext, input: SchemaInput, result: ParsedSchema, transaction: Parameters<Parameters<typeof mutate>[1]>[0]) {
   const { Schema } = ctx.models;
   const existing = await Schema.findOne({ where: { tenantUid: ctx.principal.tenant.uid, nameKey: result.fullName.toLowerCase() }, transaction });
   if (existing) {
     if (!(await mayAddVersion(ctx, existing))) throw new ForbiddenError(`Only the owners of ${existing.name} (or SCHEMA_ADMIN) may add versions to it`);
     if (existing.type !== result.type) throw new UnprocessableError(`Schema ${existing.name} is ${existing.type}; a ${result.type} document cannot be a version of it`);
-    if (typeof input.description === 'string' && input.description !== '' && input.description !== existing.description) {
+    const old = existing.description as string | null;
+    if (typeof input.description === 'string' && input.description !== '' && input.description !== old) {
       existing.set({ description: input.description, modifiedBy: ctx.principal.email });
       await existing.save({ transaction });
+      return { schema: existing, created: false, described: { description: { old, new: input.description } } };
     }
-    return { schema: existing, created: false };
+    return { schema: existing, created: false, described: undefined };
   }
   const ownersUid = isNone(input.owners) ? null : (await resolveBodyRef(groupResource, ctx, 'owners', input.owners, transaction)).uid;
   if (!(await mayAssignSchemaOwners(ctx, ownersUid))) throw new ForbiddenError('You must belong to the owners group (or be SCHEMA_ADMIN)');
@@ -114,7 +116,7 @@ async function schemaFor(ctx: RequestContext, input: SchemaInput, result: Parsed
     tenantUid: ctx.principal.tenant.uid, name: result.fullName, description: input.description ?? null, type: result.type,
     ownersUid, createdBy: actor, modifiedBy: actor,
   }, { transaction });
-  return { schema, created: true };
+  return { schema, created: true, described: undefined };
 }
 
 export const uploadSchema: Handler = withPrecheck(async (ctx) => {
@@ -132,6 +134,8 @@ export const uploadSchema: Handler = withPrecheck(async (ctx) => {
     const about = { resourceType: 'Schema', resourceName: found.schema.name, resourceId: found.schema.uid };
     const audit = [
       ...(found.created ? [{ ...about, action: 'CREATED', details: { name: found.schema.name, type: found.schema.type, description: found.schema.description, owners: found.schema.ownersUid } }] : []),
+      // A new description with a version of an existing schema is a change of the schema itself.
+      ...(found.described ? [{ ...about, action: 'UPDATED', details: found.described }] : []),
       { ...about, action: 'SCHEMA_VERSION_UPLOADED', details: { version: input.version, schemaVersion: row.uid } },
     ];
     return { result: { schema: found.schema, version: row }, audit };

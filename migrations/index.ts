@@ -12,6 +12,7 @@ import * as m0010 from './0010-application-access';
 import * as m0011 from './0011-application-authentications';
 import * as m0012 from './0012-application-deployments';
 import * as m0013 from './0013-audit-queries';
+import * as m0014 from './0014-audit-order-indexes';
 
 export const migrations = [
   { name: '0001-initial', ...m0001 },
@@ -27,4 +28,5 @@ export const migrations = [
   { name: '0011-application-authentications', ...m0011 },
   { name: '0012-application-deployments', ...m0012 },
   { name: '0013-audit-queries', ...m0013 },
+  { name: '0014-audit-order-indexes', ...m0014 },
 ];

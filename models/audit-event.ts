@@ -15,6 +15,12 @@ export interface AuditEntry {
   details?: Record<string, unknown> | null;
 }
 
+/**
+ * How far past the requested page a history listing counts. Counting every entry of a tenant would grow with its
+ * history; counting at most this many beyond the page keeps each request's work flat (README: "Audit history").
+ */
+export const AUDIT_COUNT_WINDOW = 1000;
+
 export interface AuditActor { tenantUid: string | null; tenant: string | null; actor: string; actorName: string | null }
 
 /**

@@ -3,6 +3,7 @@
  * the bad parameter, who sees which entries, single entries and the list of actions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_COUNT_WINDOW } from '../../models/audit-event';
 import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
 
 let app: TestApp;
@@ -169,5 +170,39 @@ describe('audit history: who sees what', () => {
     expect(res.body.slice(0, 3)).toEqual(['CREATED', 'UPDATED', 'DELETED']);
     expect(res.body).toContain('KSML_PROVISIONER_UNCONFIGURED');
     expect((await call(app, 'GET', '/audit-history/actions')).status).toBe(401);
+  });
+});
+
+describe('audit history: the bounded count', () => {
+  it('exact within the window past the page; beyond it a lower bound with next and no last', async () => {
+    const big = await createTenant(app, 'audit-big');
+    const total = AUDIT_COUNT_WINDOW + 200;
+    const base = Date.now() - 3_600_000;
+    // Written straight to the table: 1,200 changes over HTTP would test nothing more and take long.
+    await app.models.AuditEvent.bulkCreate(Array.from({ length: total }, (_, i) => ({
+      tenantUid: big.tenant.uid, tenant: big.shortName, timestamp: new Date(base + i), actor: 'bulk@audit.test', actorKey: 'bulk@audit.test',
+      action: i % 10 === 0 ? 'DELETED' : 'UPDATED', resourceType: 'Cluster', resourceName: `c${i % 7}`, resourceNameKey: `c${i % 7}`, resourceId: null, details: null,
+    })));
+    const page = async (query: string) => {
+      const res = await history(query, big.admin.token);
+      expect(res.status, res.text).toBe(200);
+      return res.body;
+    };
+    const first = await page('?size=20');
+    expect(first.page).toEqual({ size: 20, number: 0, totalElements: 20 + AUDIT_COUNT_WINDOW + 1, totalPages: Math.ceil((21 + AUDIT_COUNT_WINDOW) / 20) });
+    expect(Object.keys(first._links).sort()).toEqual(['first', 'next', 'self']);
+    // Newest first: the last written entry heads the page.
+    expect(Date.parse(`${first._embedded.events[0].timestamp}Z`)).toBeGreaterThan(base + total - 1000);
+    // A page whose window reaches the end: the exact count, and a last link that is the last page.
+    const deep = await page('?size=20&page=20');
+    expect(deep.page).toEqual({ size: 20, number: 20, totalElements: total, totalPages: total / 20 });
+    expect(deep._links.last.href).toContain(`page=${total / 20 - 1}`);
+    const last = await page(`?size=20&page=${total / 20 - 1}`);
+    expect(last._embedded.events).toHaveLength(20);
+    expect(last._links.next).toBeUndefined();
+    // Filtered queries within the window are exact.
+    expect((await page('?action=DELETED&size=5')).page).toMatchObject({ totalElements: total / 10, totalPages: total / 50 });
+    expect((await page('?resourceName=C3&size=1000')).page.totalElements).toBe(Array.from({ length: total }, (_, i) => i).filter((i) => i % 7 === 3).length);
+    expect((await page(`?fromTimestamp=${base + total - 10}`)).page.totalElements).toBe(10);
   });
 });
