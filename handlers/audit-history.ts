@@ -1,9 +1,9 @@
-import { Op, QueryTypes, type WhereOptions } from 'sequelize';
+import { Op, type WhereOptions } from 'sequelize';
 import { isTenantAdmin } from '../auth/permissions';
 import { AUDIT_ACTIONS, OPEN_RESOURCE_TYPES, auditActionOf, auditResourceTypeOf } from '../models/audit-actions';
-import { AUDIT_COUNT_WINDOW, type AuditEventRow } from '../models/audit-event';
+import { AUDIT_COUNT_WINDOW, AUDIT_VISIBLE_AS_VALUES, type AuditEventRow } from '../models/audit-event';
 import { parseTimeBound } from '../models/audit-time';
-import { selectSql } from '../models/select-sql';
+import { countSlicesUpTo, findSlices, selectSql } from '../models/select-sql';
 import type { RequestContext } from './_lib/context';
 import { BadRequestError, NotFoundError, type SubError } from './_lib/errors';
 import { link, timestamp } from './_lib/hal';
@@ -18,30 +18,43 @@ import { streamResource } from './streams';
 /** Kinds with Private rows: their entries are visible with the row (CONTRACT §8, §7). */
 const OWNED: [string, Resource][] = [['Environment', environmentResource], ['Topic', streamResource], ['Application', applicationResource]];
 
-/** The entries the caller may see: the whole tenant for its admins, else its own and those of visible resources. */
-async function visibility(ctx: RequestContext): Promise<WhereOptions> {
-  const tenancy = { tenantUid: ctx.principal.tenant.uid };
-  if (isTenantAdmin(ctx)) return tenancy;
-  const { sequelize } = ctx.models;
-  const visible: WhereOptions[] = [{ actorKey: ctx.principal.email.toLowerCase() }, { resourceType: { [Op.in]: [...OPEN_RESOURCE_TYPES] } }];
-  for (const [type, resource] of OWNED) {
+/**
+ * The entries the caller may see, as disjoint slices (null: the whole tenant, for its admins): its own, then the
+ * others' on each open kind, then the others' on each kind with Private rows, limited to the rows it may view.
+ * `type`, the resourceType filter, leaves out the slices it excludes. Disjoint, so a listing can ask for each slice
+ * on its own index (findSlices) instead of one OR that scans the tenant's history.
+ */
+async function visibleSlices(ctx: RequestContext, type?: string): Promise<WhereOptions[] | null> {
+  if (isTenantAdmin(ctx)) return null;
+  const me = ctx.principal.email.toLowerCase();
+  const others = { actorKey: { [Op.ne]: me } };
+  const slices: WhereOptions[] = [{ actorKey: me }];
+  for (const open of OPEN_RESOURCE_TYPES) if (!type || type === open) slices.push({ resourceType: open, ...others });
+  for (const [kind, resource] of OWNED) {
+    if (type && type !== kind) continue;
     const scope = await resource.policy.visible?.(ctx);
     if (!scope) {
-      visible.push({ resourceType: type });
+      slices.push({ resourceType: kind, ...others });
       continue;
     }
-    // A subquery keeps the visibility rule, each kind's own policy, in the database.
-    const sql = selectSql(resource.model(ctx.models), { attributes: ['uid'], where: { [Op.and]: [tenancy, scope] } });
-    visible.push({ resourceType: type, resourceId: { [Op.in]: sequelize.literal(`(${sql})`) } });
+    // The visibility rule stays each kind's own policy. A short list of visible rows goes in as values, which the
+    // database plans on the (tenant, resource id) index; a long one stays a subquery, whose rows are common enough
+    // in the history that a scan in time order meets a page of them soon.
+    const where = { [Op.and]: [{ tenantUid: ctx.principal.tenant.uid }, scope] };
+    const model = resource.model(ctx.models);
+    const ids = (await model.findAll({ attributes: ['uid'], where, limit: AUDIT_VISIBLE_AS_VALUES + 1, raw: true })).map((row) => (row as unknown as { uid: string }).uid);
+    if (ids.length === 0) continue;
+    const visible = ids.length <= AUDIT_VISIBLE_AS_VALUES ? ids : ctx.models.sequelize.literal(`(${selectSql(model, { attributes: ['uid'], where })})`);
+    slices.push({ resourceType: kind, resourceId: { [Op.in]: visible }, ...others });
   }
-  return { [Op.and]: [tenancy, { [Op.or]: visible }] };
+  return slices;
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 const problem = (field: string, message: string, rejectedValue: unknown): SubError => ({ field, message, rejectedValue });
 
-/** The filters of the query; one 400 naming every bad parameter. */
-function filters(query: Record<string, unknown>, now: number): WhereOptions[] {
+/** The filters of the query and the resource type it asks for; one 400 naming every bad parameter. */
+function filters(query: Record<string, unknown>, now: number): { where: WhereOptions[]; type?: string } {
   const where: WhereOptions[] = [];
   const problems: SubError[] = [];
   const action = text(query.action);
@@ -50,12 +63,10 @@ function filters(query: Record<string, unknown>, now: number): WhereOptions[] {
     if (canonical) where.push({ action: canonical });
     else problems.push(problem('action', 'must be one of GET /audit-history/actions', action));
   }
-  const type = text(query.resourceType);
-  if (type !== undefined) {
-    const canonical = auditResourceTypeOf(type);
-    if (canonical) where.push({ resourceType: canonical });
-    else problems.push(problem('resourceType', 'must be one of Tenant, User, Group, Cluster, Instance, Environment, Topic (Stream), Schema, Application', type));
-  }
+  const typeText = text(query.resourceType);
+  const type = typeText === undefined ? undefined : auditResourceTypeOf(typeText) ?? undefined;
+  if (type) where.push({ resourceType: type });
+  else if (typeText !== undefined) problems.push(problem('resourceType', 'must be one of Tenant, User, Group, Cluster, Instance, Environment, Topic (Stream), Schema, Application', typeText));
   const actor = text(query.actor);
   if (actor !== undefined) where.push({ actorKey: actor.trim().toLowerCase() });
   const name = text(query.resourceName);
@@ -80,7 +91,7 @@ function filters(query: Record<string, unknown>, now: number): WhereOptions[] {
   if (bounds.fromTimestamp !== undefined) where.push({ timestamp: { [Op.gte]: new Date(bounds.fromTimestamp) } });
   if (bounds.toTimestamp !== undefined) where.push({ timestamp: { [Op.lt]: new Date(bounds.toTimestamp) } });
   if (problems.length > 0) throw new BadRequestError(problems.map((p) => `${p.field}: ${p.message}`), problems);
-  return where;
+  return { where, type };
 }
 
 function render(ctx: RequestContext, row: AuditEventRow) {
@@ -94,23 +105,18 @@ function render(ctx: RequestContext, row: AuditEventRow) {
 
 const QUERY_PARAMS = ['action', 'resourceType', 'actor', 'resourceName', 'resourceId', 'fromTimestamp', 'toTimestamp'];
 
-/** The matching entries, counted up to `limit`: a LIMIT inside the count, so the database stops there. */
-async function countUpTo(ctx: RequestContext, where: WhereOptions, limit: number): Promise<number> {
-  const model = ctx.models.AuditEvent;
-  const sql = selectSql(model, { attributes: [[ctx.models.sequelize.literal('1'), 'one']], where, limit });
-  const [row] = await ctx.models.sequelize.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (${sql}) AS counted`, { type: QueryTypes.SELECT });
-  return Number(row.n);
-}
-
 export const listAuditEvents: Handler = async (ctx) => {
   const page = parsePage(ctx.rawQuery, { timestamp: 'timestamp' });
-  const where = { [Op.and]: [await visibility(ctx), ...filters(ctx.query, Date.now())] };
+  const { where, type } = filters(ctx.query, Date.now());
+  const matching = [{ tenantUid: ctx.principal.tenant.uid }, ...where];
+  const slices = ((await visibleSlices(ctx, type)) ?? [{}]).map((slice) => ({ [Op.and]: [...matching, slice] }));
   const direction = page.sort[0]?.dir ?? 'DESC';
   const offset = page.page * page.size;
   const window = offset + page.size + AUDIT_COUNT_WINDOW;
+  const model = ctx.models.AuditEvent;
   const [rows, counted] = await Promise.all([
-    ctx.models.AuditEvent.findAll({ where, order: [['timestamp', direction], ['seq', direction]], limit: page.size, offset }),
-    countUpTo(ctx, where, window + 1),
+    findSlices(model, slices, [['timestamp', direction], ['seq', direction]], page.size, offset),
+    countSlicesUpTo(model, slices, window + 1),
   ]);
   // Beyond the window the count is a lower bound: `next` still leads on, and no `last` claims to be the end.
   const capped = counted > window;
@@ -125,7 +131,9 @@ export const listAuditActions: Handler = () => plain([...AUDIT_ACTIONS]);
 
 export const getAuditEvent: Handler = async (ctx) => {
   const uid = uidOf(ctx.params.uid);
-  const row = uid === null ? null : await ctx.models.AuditEvent.findOne({ where: { [Op.and]: [{ uid }, await visibility(ctx)] } });
+  const slices = await visibleSlices(ctx);
+  const visible = slices ? { [Op.or]: slices } : {};
+  const row = uid === null ? null : await ctx.models.AuditEvent.findOne({ where: { [Op.and]: [{ uid }, { tenantUid: ctx.principal.tenant.uid }, visible] } });
   if (!row) throw new NotFoundError(`Audit entry ${ctx.params.uid} not found`);
   return hal(render(ctx, row));
 };

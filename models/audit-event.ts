@@ -21,6 +21,9 @@ export interface AuditEntry {
  */
 export const AUDIT_COUNT_WINDOW = 1000;
 
+/** Up to this many visible rows of a kind are listed by value in a history query, more stay a subquery (handlers/audit-history.ts). */
+export const AUDIT_VISIBLE_AS_VALUES = 500;
+
 export interface AuditActor { tenantUid: string | null; tenant: string | null; actor: string; actorName: string | null }
 
 /**

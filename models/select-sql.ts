@@ -2,7 +2,7 @@
  * The SQL of a findAll, as text: for a subquery (`IN (…)`, `COUNT(*) FROM (… LIMIT n)`) that must stay in the
  * database and keep every dialect's quoting, column mapping and operators exactly as Sequelize writes them.
  */
-import { Utils, type FindOptions, type ModelStatic, type Model } from 'sequelize';
+import { QueryTypes, Utils, type FindOptions, type ModelStatic, type Model, type WhereOptions } from 'sequelize';
 
 type Generator = { selectQuery: (table: string, options: object, model: unknown) => string };
 type Mapper = { mapOptionFieldNames: (options: object, model: unknown) => object };
@@ -12,4 +12,34 @@ export function selectSql(model: ModelStatic<Model>, options: FindOptions): stri
   // Attribute names to column names, as findAll would.
   const mapped = (Utils as unknown as Mapper).mapOptionFieldNames({ ...options }, model);
   return generator.selectQuery(model.getTableName() as string, mapped, model).replace(/;\s*$/, '');
+}
+
+type Order = [string, 'ASC' | 'DESC'][];
+
+/**
+ * The rows matching any of `slices` (which must be disjoint), in `order`, one page. Each slice is its own
+ * `(SELECT … ORDER BY … LIMIT offset+limit)` inside a UNION ALL, so the database plans each one on its own index
+ * and stops early in each; one OR over all slices would make it scan and filter the whole table instead.
+ */
+export async function findSlices<M extends Model>(model: ModelStatic<M>, slices: WhereOptions[], order: Order, limit: number, offset: number): Promise<M[]> {
+  const sequelize = model.sequelize!;
+  if (slices.length === 1) return model.findAll({ where: slices[0], order, limit, offset });
+  const attributes = Object.keys(model.getAttributes());
+  // selectQuery rewrites the order it is given in place: each slice gets its own copy.
+  const parts = slices.map((where) => `(${selectSql(model as ModelStatic<Model>, { attributes, where, order: order.map(([name, dir]) => [name, dir]), limit: offset + limit })})`);
+  const q = (name: string) => sequelize.getQueryInterface().quoteIdentifier(name);
+  const by = order.map(([name, dir]) => `${q(name)} ${dir}`).join(', ');
+  const sql = `SELECT * FROM (${parts.join(' UNION ALL ')}) AS slices ORDER BY ${by} LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`;
+  return sequelize.query(sql, { model, mapToModel: true });
+}
+
+/**
+ * How many rows match any of the disjoint `slices`, counted only up to `limit`: each slice stops there, and the
+ * outer LIMIT stops the whole count there (PostgreSQL runs a UNION ALL's parts one after the other).
+ */
+export async function countSlicesUpTo(model: ModelStatic<Model>, slices: WhereOptions[], limit: number): Promise<number> {
+  const sequelize = model.sequelize!;
+  const parts = slices.map((where) => `(${selectSql(model, { attributes: [[sequelize.literal('1'), 'one']], where, limit })})`);
+  const [row] = await sequelize.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (SELECT 1 AS one FROM (${parts.join(' UNION ALL ')}) AS slices LIMIT ${Math.trunc(limit)}) AS counted`, { type: QueryTypes.SELECT });
+  return Math.min(Number(row.n), limit);
 }

@@ -5,13 +5,14 @@
 import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../server/config';
 import { openDatabase } from '../models/db';
 import { migrate } from '../models/migrator';
 import { bootstrap } from '../models/bootstrap';
 import { startServer } from '../server/server';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { measure, report } from './bench-run';
+import { benchAudit } from './bench-audit';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -24,34 +25,24 @@ await migrate(sequelize);
 const config = { ...loadConfig({}), port: 0, dataDir };
 const server = await startServer({ config, sequelize, host: '127.0.0.1' });
 const seeded = await bootstrap(server.models, { tenant: 'bench', email: 'bench@bench.local' });
-const tokenRes = await fetch(`${server.authUrl}/realms/bench/protocol/openid-connect/token`, {
-  method: 'POST', body: new URLSearchParams({ client_id: 'self-service', grant_type: 'password', username: 'bench@bench.local', password: seeded!.password }),
-});
-const token = ((await tokenRes.json()) as { access_token: string }).access_token;
 const api = `${server.url}/api`;
-const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+// Access tokens live 5 minutes, less than the audit part takes: it logs in again for each query.
+async function login(username = 'bench@bench.local', password = seeded!.password): Promise<Record<string, string>> {
+  const tokenRes = await fetch(`${server.authUrl}/realms/bench/protocol/openid-connect/token`, {
+    method: 'POST', body: new URLSearchParams({ client_id: 'self-service', grant_type: 'password', username, password }),
+  });
+  const token = ((await tokenRes.json()) as { access_token: string }).access_token;
+  return { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+}
+const headers = await login();
+// A user without roles: the audit history shows it only what it may see, through the visibility subqueries.
+const member = { email: 'member@bench.local', password: 'member-bench-password' };
+const memberRes = await fetch(`${api}/users`, { method: 'POST', headers, body: JSON.stringify({ firstName: 'Bench', lastName: 'Member', emailAddress: member.email, password: member.password, roles: [] }) });
+if (memberRes.status !== 201) throw new Error(`creating the bench member: ${memberRes.status} ${await memberRes.text()}`);
 
 let counter = 0;
-async function run(name: string, request: () => Promise<Response>, concurrency = CONCURRENCY): Promise<void> {
-  const latencies: number[] = [];
-  let failures = 0;
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < REQUESTS) {
-      next += 1;
-      const t0 = performance.now();
-      const res = await request();
-      await res.arrayBuffer();
-      if (res.status >= 400) failures += 1;
-      latencies.push(performance.now() - t0);
-    }
-  }));
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))].toFixed(1);
-  console.log(`${name.padEnd(28)} ${String(Math.round(latencies.length / seconds)).padStart(6)} req/s  p50 ${pct(0.5).padStart(6)} ms  p95 ${pct(0.95).padStart(6)} ms  p99 ${pct(0.99).padStart(6)} ms  failures ${failures}  rss ${Math.round(process.memoryUsage().rss / 1048576)} MiB`);
-}
+const run = async (name: string, request: () => Promise<Response>, concurrency = CONCURRENCY): Promise<void> =>
+  report(name, await measure(request, REQUESTS, concurrency));
 
 console.log(`requests per case ${REQUESTS}, concurrency ${CONCURRENCY}, database ${sequelize.getDialect()}`);
 await run('POST /clusters', () => fetch(`${api}/clusters`, { method: 'POST', headers, body: JSON.stringify({ name: `c-${counter++}`, bootstrapServers: ['b:9092'] }) }));
@@ -86,6 +77,8 @@ await run('GET /user c=1', () => fetch(`${api}/user`, { headers }), 1);
 await run('GET asyncapi (json) c=1', () => fetch(asyncapi, { headers }), 1);
 await run('GET asyncapi (yaml) c=1', () => fetch(asyncapi, { headers: { ...headers, Accept: 'application/yaml' } }), 1);
 await run('GET asyncapi (json)', () => fetch(asyncapi, { headers }));
+
+if (process.env.BENCH_AUDIT !== '0') await benchAudit({ models: server.models, api, login: (asMember = false) => (asMember ? login(member.email, member.password) : login()), requests: REQUESTS });
 
 await server.close();
 await sequelize.close();

@@ -3,7 +3,7 @@
  * the bad parameter, who sees which entries, single entries and the list of actions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_COUNT_WINDOW } from '../../models/audit-event';
+import { AUDIT_COUNT_WINDOW, AUDIT_VISIBLE_AS_VALUES } from '../../models/audit-event';
 import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
 
 let app: TestApp;
@@ -152,6 +152,26 @@ describe('audit history: who sees what', () => {
     expect((await events(`?resourceId=${privateApp.uid}`, member.token)).map((e) => e.action)).toEqual(['CREATED']);
   });
 
+  it('a member\'s pages: every visible entry once, newest first, the same in small pages and one big one', async () => {
+    for (const [who, token] of [['member', member.token], ['outsider', outsider.token]] as const) {
+      const all = await history('?size=200', token);
+      const everything = all.body._embedded.events as any[];
+      expect(all.body.page.totalElements, who).toBe(everything.length);
+      expect(new Set(everything.map((e) => e.uid)).size, who).toBe(everything.length);
+      const times = everything.map((e) => e.timestamp);
+      expect(times, who).toEqual([...times].sort().reverse());
+      const paged: any[] = [];
+      for (let n = 0; n * 3 < everything.length; n++) paged.push(...(await events(`?size=3&page=${n}`, token)));
+      expect(paged.map((e) => e.uid), who).toEqual(everything.map((e) => e.uid));
+      const oldest = await events('?size=200&sort=timestamp,asc', token);
+      expect(oldest.map((e) => e.uid), who).toEqual(everything.map((e) => e.uid).reverse());
+    }
+    // The member's own entries (it created the private application) are among them, once.
+    const mine = (await events('?size=200', member.token)).filter((e) => e.actor === member.email);
+    expect(mine.length).toBeGreaterThan(0);
+    expect((await history(`?resourceType=Application&size=200`, member.token)).body._embedded.events.map((e: any) => e.resourceId)).toContain(privateApp.uid);
+  });
+
   it('one entry: visible → 200, invisible or another tenant\'s → 404', async () => {
     const [entry] = await events(`?resourceId=${privateApp.uid}`);
     expect((await call(app, 'GET', `/audit-history/${entry.uid}`, { token: member.token })).body).toMatchObject({ uid: entry.uid, action: 'CREATED', resourceType: 'Application' });
@@ -170,6 +190,36 @@ describe('audit history: who sees what', () => {
     expect(res.body.slice(0, 3)).toEqual(['CREATED', 'UPDATED', 'DELETED']);
     expect(res.body).toContain('KSML_PROVISIONER_UNCONFIGURED');
     expect((await call(app, 'GET', '/audit-history/actions')).status).toBe(401);
+  });
+});
+
+describe('audit history: many visible rows', () => {
+  it('a member sees the same entries whether its visible streams are few (listed) or many (a subquery)', async () => {
+    const m = await createTenant(app, 'audit-many');
+    const viewer = await createUser(app, m, [], 'viewer');
+    const owners = await post('/groups', { name: 'Stream Owners' }, m.admin.token);
+    const open = await post('/streams', { name: 'open-stream', keyType: 'String', valueType: 'String', owners: owners.uid }, m.admin.token);
+    const hidden = await post('/streams', { name: 'hidden-stream', keyType: 'String', valueType: 'String', owners: owners.uid, visibility: 'Private' }, m.admin.token);
+    const topics = async (token: string) => (await events('?resourceType=Topic&size=1000', token)).map((e) => e.uid);
+    const check = async () => {
+      const all = await events('?resourceType=Topic&size=1000', m.admin.token);
+      expect(all.some((e) => e.resourceId === hidden.uid)).toBe(true);
+      expect(await topics(viewer.token)).toEqual(all.filter((e) => e.resourceId !== hidden.uid).map((e) => e.uid));
+      const unfiltered = await events('?size=1000', viewer.token);
+      expect(unfiltered.map((e) => e.resourceId)).toContain(open.uid);
+      expect(unfiltered.map((e) => e.resourceId)).not.toContain(hidden.uid);
+    };
+    await check();
+    // Past the threshold, written straight to the tables: hundreds of streams over HTTP would test nothing more.
+    const many = await app.models.Stream.bulkCreate(Array.from({ length: AUDIT_VISIBLE_AS_VALUES }, (_, i) => ({
+      tenantUid: m.tenant.uid, name: `bulk-${i}`, nameKey: `bulk-${i}`, keyType: 'String', valueType: 'String', ownersUid: owners.uid,
+    })));
+    await app.models.AuditEvent.bulkCreate(many.slice(0, 5).map((row, i) => ({
+      tenantUid: m.tenant.uid, tenant: m.shortName, timestamp: new Date(Date.now() - i), actor: 'bulk@audit.test', actorKey: 'bulk@audit.test',
+      action: 'UPDATED', resourceType: 'Topic', resourceName: `bulk-${i}`, resourceNameKey: `bulk-${i}`, resourceId: (row as any).uid, details: null,
+    })));
+    await check();
+    expect((await topics(viewer.token)).length).toBe((await topics(m.admin.token)).length - 1);
   });
 });
 
