@@ -865,6 +865,26 @@ export const operations = {
     "path": "/integrities/{id}",
     "tag": "Integrities"
   },
+  "validateProviderCredentials": {
+    "method": "post",
+    "path": "/providers/validateCredentials",
+    "tag": "Providers"
+  },
+  "discoverProviderResources": {
+    "method": "post",
+    "path": "/providers/discoverResources",
+    "tag": "Providers"
+  },
+  "getWizardTopicsInfo": {
+    "method": "post",
+    "path": "/wizard/topics/info",
+    "tag": "Providers"
+  },
+  "importWizardTopics": {
+    "method": "post",
+    "path": "/wizard/topics/import",
+    "tag": "Providers"
+  },
   "listSchemaVersions": {
     "method": "get",
     "path": "/schema_versions",

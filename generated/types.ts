@@ -2752,6 +2752,131 @@ export interface paths {
         patch: operations["patchIntegrity"];
         trace?: never;
     };
+    "/providers/validateCredentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an external provider's credentials and list its services
+         * @description Calls the provider with the given credentials (CONTRACT §10) and answers what they reach. AIVEN: the project,
+         *     then its services (one environment, `environmentId` = the project; one service per Kafka service, with its
+         *     schema registry when enabled). CONFLUENT_CLOUD: one environment per Confluent Cloud environment, one service
+         *     per Kafka cluster, each listing the environment's schema registries. APACHE_KAFKA: connects and describes the
+         *     cluster (and lists the registry's subjects when a registry is given); `environments` is null.
+         *
+         *     Credentials the provider refuses (401/403, an unknown project, a SASL or TLS refusal) answer **200** with
+         *     `credentialsValid: false` and `error: "<TYPE>: <reason>"`. A provider that cannot be reached, does not answer
+         *     within 10 s (`PROVIDER_TIMEOUT_MS`) or answers 5xx → 502. Only a TENANT_ADMIN may ask (403). Nothing is
+         *     stored and nothing is audited: the credentials serve this call only.
+         */
+        post: operations["validateProviderCredentials"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/providers/discoverResources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count the streams, applications and schemas at an external provider
+         * @description Counts what an import could bring (CONTRACT §10): `streams` = topics whose names do not start with `_`,
+         *     `applications` = distinct ACL principals, `schemas` = distinct schema registry subjects. AIVEN reads the
+         *     service named by `Svc-Service-Name-A` (required here); APACHE_KAFKA reads the cluster and the optional
+         *     registry (a cluster that does not answer for ACLs counts 0 applications). CONFLUENT_CLOUD → 422
+         *     `discoverResources is not supported for CONFLUENT_CLOUD`. Credentials the provider refuses → 422 with
+         *     `<TYPE>: <reason>`; unreachable, timeout or 5xx → 502. Only a TENANT_ADMIN may ask (403). Nothing is stored
+         *     or audited.
+         */
+        post: operations["discoverProviderResources"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wizard/topics/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Details of the provider's topics, for the import wizard
+         * @description Every topic of the provider whose name does not start with `_`, in name order, with partitions, replication
+         *     factor, retention, cleanup policy, other configs, the latest key and value schema of the subjects
+         *     `<topic>-key` / `<topic>-value` (null when the registry has none), its ACLs (READ / WRITE, LITERAL /
+         *     PREFIXED) and `exists` (a stream of that name is already in the tenant). `total` = `topics.length`.
+         *     The provider fields go in `providerConfigs` (AIVEN needs `Svc-Service-Name-A`); CONFLUENT_CLOUD → 422.
+         *     Credentials the provider refuses → 422 `<TYPE>: <reason>`; unreachable, timeout or 5xx → 502. TENANT_ADMIN
+         *     only (403). Nothing is stored or audited.
+         */
+        post: operations["getWizardTopicsInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wizard/topics/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import topics, their schemas and ACLs from a provider (idempotent; dryRun plans)
+         * @description Brings the named topics into the catalog (CONTRACT §10), keyed by natural identity so a second run creates
+         *     nothing and reports what already existed:
+         *
+         *     - **stream** by name (an existing stream is left untouched); created with the provider's key/value types
+         *       (`AVRO`, `PROTOBUF`, `JSON_SCHEMA` from the schemas, else `String`), `owners`, Public.
+         *     - **stream config** by stream + `environment`: partitions, retention and cleanup policy from the provider.
+         *     - with `importSchemas` (default true): **schema** by fullName and **schema version** by schema + the
+         *       provider's version number (as `"<n>"`), the stream's key/value schema set when it is created.
+         *     - with `importAcls` (default true): one **application** per ACL principal (shortName derived from the
+         *       principal: `User:orders-svc` → `orders-svc`, lowercase, other characters as `-`), `Custom`/`Other`, owned
+         *       by `owners`; and one **grant** per application, stream, kind (READ → CONSUMER, WRITE → PRODUCER) and
+         *       environment, created Approved without the principal/credential precondition; an open grant (Pending or
+         *       Approved) counts as existing.
+         *
+         *     Each topic is imported in its own transaction: one that fails is rolled back and listed in `failures`
+         *     (`{topic, message}`) while the others go on; a topic the provider does not have is such a failure. Every
+         *     created entity is audited CREATED under its kind (a stream config under its stream, a schema version under
+         *     its schema, a grant under its application, with `environment`, `version` or `grant` in `details`), plus one
+         *     SYNCHRONIZED entry (Tenant) with the report; the tenant's `wizardCompleted` becomes true when anything was
+         *     created. **`dryRun: true`** answers the same report — what would be created and what
+         *     exists — and writes nothing, audit included.
+         *
+         *     Credentials the provider refuses → 422 `<TYPE>: <reason>`; unreachable, timeout or 5xx → 502 (nothing
+         *     written). `environment` and `owners` are references (URI or uid) to this tenant's; unknown → 400 naming the
+         *     field. TENANT_ADMIN only (403).
+         */
+        post: operations["importWizardTopics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/schema_versions": {
         parameters: {
             query?: never;
@@ -5911,6 +6036,307 @@ export interface components {
             _links: components["schemas"]["Links"];
             page: components["schemas"]["Page"];
         };
+        /**
+         * @description The `Svc-*` fields of one external provider (spec §4, CONTRACT §10), JSON strings. `Svc-Provider-Type` picks
+         *     the provider and which other fields apply (its value is matched ignoring case, spaces, `_` and `-`):
+         *     - `AIVEN` (a hosted-cluster service over the Aiven REST API): `Svc-Project-Id-A` and `Svc-Auth-Token-A`;
+         *       `Svc-Service-Name-A` (the Kafka service) too for discovery and the wizard.
+         *     - `CONFLUENT_CLOUD` (over the Confluent Cloud REST API): `Svc-Api-Key-C`, `Svc-Secret-C` (a Cloud API key).
+         *     - `APACHE_KAFKA` (a self-managed cluster over the Kafka protocol): `Svc-Bootstrap-Server-B` (`host:port`, several
+         *       separated by commas) and `Svc-Broker-Protocol-Type-B`; `MTLS` needs `Svc-Broker-Cert-B` and
+         *       `Svc-Broker-Private-Key-B` (the key of that certificate); `SASL/PLAIN`, `SASL/SCRAM-SHA-256` and
+         *       `SASL/SCRAM-SHA-512` need `Svc-Broker-Security-Protocol-Type-B` (`SASL_PLAINTEXT`, `SASL_SSL`),
+         *       `Svc-Broker-Username-B` and `Svc-Broker-Password-B`. Optionally a schema registry: `Svc-Sr-Url-B`
+         *       (http(s)), `Svc-Sr-Protocol-Type-B` (`No-Auth` by default, `Basic-Auth` with `Svc-Sr-Username-B` and
+         *       `Svc-Sr-Password-B`, `MTLS` with `Svc-Sr-Cert-B` and `Svc-Sr-Private-Key-B` over https).
+         *
+         *     Certificates, keys and truststores are Base64 of PEM text (PEM itself is accepted too); each is parsed, and a
+         *     certificate and key that do not belong together are refused. `*-CA-Validation-B` is `"true"` (then its
+         *     truststore is required and the peer is checked against it) or `"false"` (any peer certificate is accepted);
+         *     without it the peer is checked against the truststore when one is given, else against the system's CAs.
+         *
+         *     A missing field, a value of the wrong form, a field of another provider with a value, or an unknown field
+         *     answers 400 naming it (inside the wizard as `providerConfigs.<field>`); secrets are never echoed back in an
+         *     error. Credentials serve the one call: they are never stored, logged or written to the audit history.
+         * @example {
+         *       "Svc-Provider-Type": "AIVEN",
+         *       "Svc-Project-Id-A": "acme-streaming",
+         *       "Svc-Auth-Token-A": "<aiven api token>",
+         *       "Svc-Service-Name-A": "kafka-prod"
+         *     }
+         */
+        ProviderFields: {
+            /**
+             * @description AIVEN, APACHE_KAFKA or CONFLUENT_CLOUD.
+             * @example AIVEN
+             */
+            "Svc-Provider-Type"?: string;
+            /** @description The Aiven project the token is valid for. */
+            "Svc-Project-Id-A"?: string | null;
+            /** @description An Aiven API token (a string). */
+            "Svc-Auth-Token-A"?: unknown;
+            /** @description The Aiven Kafka service to discover and import from. */
+            "Svc-Service-Name-A"?: string | null;
+            /** @description A Confluent Cloud API key. */
+            "Svc-Api-Key-C"?: string | null;
+            /** @description The secret of that key (a string). */
+            "Svc-Secret-C"?: unknown;
+            /** @description Broker addresses, `host:port[,host:port…]`. */
+            "Svc-Bootstrap-Server-B"?: string | null;
+            /** @description MTLS, SASL/PLAIN, SASL/SCRAM-SHA-256 or SASL/SCRAM-SHA-512. */
+            "Svc-Broker-Protocol-Type-B"?: string | null;
+            /** @description SASL only: SASL_PLAINTEXT or SASL_SSL. */
+            "Svc-Broker-Security-Protocol-Type-B"?: string | null;
+            /** @description SASL user. */
+            "Svc-Broker-Username-B"?: string | null;
+            /** @description SASL password (a string). */
+            "Svc-Broker-Password-B"?: unknown;
+            /** @description MTLS: Base64 of the client's PEM private key (a string). */
+            "Svc-Broker-Private-Key-B"?: unknown;
+            /** @description MTLS: Base64 of the client's PEM certificate (chain). */
+            "Svc-Broker-Cert-B"?: string | null;
+            /** @description "true" or "false". */
+            "Svc-Broker-CA-Validation-B"?: string | null;
+            /** @description Base64 of the PEM CA certificate(s) to trust. */
+            "Svc-Broker-Truststore-B"?: string | null;
+            /** @description Schema registry URL (http or https). */
+            "Svc-Sr-Url-B"?: string | null;
+            /** @description Basic-Auth, No-Auth or MTLS. */
+            "Svc-Sr-Protocol-Type-B"?: string | null;
+            /** @description Basic-Auth user. */
+            "Svc-Sr-Username-B"?: string | null;
+            /** @description Basic-Auth password (a string). */
+            "Svc-Sr-Password-B"?: unknown;
+            /** @description MTLS: Base64 of the PEM client certificate. */
+            "Svc-Sr-Cert-B"?: string | null;
+            /** @description MTLS: Base64 of the PEM private key (a string). */
+            "Svc-Sr-Private-Key-B"?: unknown;
+            /** @description "true" or "false". */
+            "Svc-Sr-CA-Validation-B"?: string | null;
+            /** @description Base64 of the PEM CA certificate(s) to trust. */
+            "Svc-Sr-Truststore-B"?: string | null;
+        };
+        ProviderCluster: {
+            id: string;
+            url: string;
+        };
+        /**
+         * @description Spec §3 "Provider validation result". `environments` is null for APACHE_KAFKA and when the credentials are rejected.
+         * @example {
+         *       "credentialsValid": true,
+         *       "error": null,
+         *       "environments": [
+         *         {
+         *           "environmentId": "acme-streaming",
+         *           "services": [
+         *             {
+         *               "kafkaCluster": {
+         *                 "id": "kafka-prod",
+         *                 "url": "kafka-prod-acme.aivencloud.com:12345"
+         *               },
+         *               "schemaRegistryClusters": [
+         *                 {
+         *                   "id": "kafka-prod",
+         *                   "url": "https://kafka-prod-acme.aivencloud.com:12347"
+         *                 }
+         *               ]
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        ProviderValidationResult: {
+            credentialsValid: boolean;
+            /** @description `<TYPE>: <reason>` when rejected, else null. */
+            error: string | null;
+            environments: {
+                environmentId: string | null;
+                services: {
+                    kafkaCluster: components["schemas"]["ProviderCluster"];
+                    schemaRegistryClusters: components["schemas"]["ProviderCluster"][];
+                }[];
+            }[] | null;
+        };
+        /**
+         * @example {
+         *       "streams": 42,
+         *       "applications": 7,
+         *       "schemas": 30
+         *     }
+         */
+        ResourceCounters: {
+            /** @description Topics whose names do not start with `_`. */
+            streams: number;
+            /** @description Distinct ACL principals (0 where the cluster has no ACLs or does not say). */
+            applications: number;
+            /** @description Distinct schema registry subjects. */
+            schemas: number;
+        };
+        /**
+         * @example {
+         *       "providerConfigs": {
+         *         "Svc-Provider-Type": "AIVEN",
+         *         "Svc-Project-Id-A": "acme-streaming",
+         *         "Svc-Auth-Token-A": "<aiven api token>",
+         *         "Svc-Service-Name-A": "kafka-prod"
+         *       }
+         *     }
+         */
+        WizardTopicsInfoRequest: {
+            providerConfigs: components["schemas"]["ProviderFields"];
+        };
+        WizardSchema: {
+            subject: string;
+            /** @enum {string} */
+            type: "AVRO" | "PROTOBUF" | "JSON";
+            version: number;
+        } | null;
+        WizardTopic: {
+            name: string;
+            partitions: number;
+            replicationFactor: number;
+            retentionMs: number | null;
+            cleanupPolicy: string | null;
+            configs: {
+                [key: string]: string;
+            };
+            keySchema: components["schemas"]["WizardSchema"];
+            valueSchema: components["schemas"]["WizardSchema"];
+            acls: {
+                principal: string;
+                /** @enum {string} */
+                operation: "READ" | "WRITE";
+                /** @enum {string} */
+                patternType: "LITERAL" | "PREFIXED";
+            }[];
+            /** @description A stream of this name exists in the tenant. */
+            exists: boolean;
+        };
+        /**
+         * @example {
+         *       "total": 1,
+         *       "topics": [
+         *         {
+         *           "name": "orders",
+         *           "partitions": 6,
+         *           "replicationFactor": 3,
+         *           "retentionMs": 604800000,
+         *           "cleanupPolicy": "delete",
+         *           "configs": {
+         *             "min.insync.replicas": "2"
+         *           },
+         *           "keySchema": null,
+         *           "valueSchema": {
+         *             "subject": "orders-value",
+         *             "type": "AVRO",
+         *             "version": 3
+         *           },
+         *           "acls": [
+         *             {
+         *               "principal": "User:orders-service",
+         *               "operation": "WRITE",
+         *               "patternType": "LITERAL"
+         *             }
+         *           ],
+         *           "exists": false
+         *         }
+         *       ]
+         *     }
+         */
+        WizardTopicsInfo: {
+            /** @description `topics.length`. */
+            total: number;
+            topics: components["schemas"]["WizardTopic"][];
+        };
+        /**
+         * @example {
+         *       "providerConfigs": {
+         *         "Svc-Provider-Type": "AIVEN",
+         *         "Svc-Project-Id-A": "acme-streaming",
+         *         "Svc-Auth-Token-A": "<aiven api token>",
+         *         "Svc-Service-Name-A": "kafka-prod"
+         *       },
+         *       "environment": "3f2a1b4c5d6e4f708192a3b4c5d6e7f8",
+         *       "owners": "8a7b6c5d4e3f40218192a3b4c5d6e7f8",
+         *       "topics": [
+         *         "orders",
+         *         "payments"
+         *       ]
+         *     }
+         */
+        WizardImportRequest: {
+            providerConfigs: components["schemas"]["ProviderFields"];
+            /** @description The environment the topics are deployed to (a reference: URI or uid). */
+            environment: string;
+            /** @description The group that owns every stream, schema and application the import creates (a reference). */
+            owners: string;
+            /** @description Names of the provider's topics to import. */
+            topics: string[];
+            /**
+             * @description Create applications and approved grants from the topics' ACLs.
+             * @default true
+             */
+            importAcls: boolean;
+            /**
+             * @description Upload the topics' key and value schemas.
+             * @default true
+             */
+            importSchemas: boolean;
+            /**
+             * @description Only report what would be created and what already exists; write nothing.
+             * @default false
+             */
+            dryRun: boolean;
+        };
+        WizardCount: {
+            created: number;
+            existing: number;
+        };
+        /**
+         * @example {
+         *       "dryRun": false,
+         *       "streams": {
+         *         "created": 2,
+         *         "existing": 0
+         *       },
+         *       "streamConfigs": {
+         *         "created": 2,
+         *         "existing": 0
+         *       },
+         *       "schemas": {
+         *         "created": 1,
+         *         "existing": 0
+         *       },
+         *       "schemaVersions": {
+         *         "created": 1,
+         *         "existing": 0
+         *       },
+         *       "applications": {
+         *         "created": 1,
+         *         "existing": 0
+         *       },
+         *       "grants": {
+         *         "created": 2,
+         *         "existing": 0
+         *       },
+         *       "failures": []
+         *     }
+         */
+        WizardImportReport: {
+            /** @description true: the counts say what an import would create; nothing was written. */
+            dryRun: boolean;
+            streams: components["schemas"]["WizardCount"];
+            streamConfigs: components["schemas"]["WizardCount"];
+            schemas: components["schemas"]["WizardCount"];
+            schemaVersions: components["schemas"]["WizardCount"];
+            applications: components["schemas"]["WizardCount"];
+            grants: components["schemas"]["WizardCount"];
+            failures: {
+                topic: string;
+                message: string;
+            }[];
+        };
         /** @description Writable fields of a confidentiality. */
         ConfidentialityFields: {
             /**
@@ -7459,6 +7885,25 @@ export interface components {
                 [name: string]: unknown;
             };
             content?: never;
+        };
+        /** @description The external provider (or its schema registry) cannot be reached, did not answer within 10 s, or answered 5xx. */
+        BadGateway: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "BAD_GATEWAY",
+                 *       "message": "AIVEN: api.aiven.io did not answer within 10 s",
+                 *       "errors": [
+                 *         "AIVEN: api.aiven.io did not answer within 10 s"
+                 *       ],
+                 *       "subErrors": null
+                 *     }
+                 */
+                "application/hal+json": components["schemas"]["Error"];
+            };
         };
     };
     parameters: {
@@ -14420,6 +14865,130 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    validateProviderCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderFields"];
+            };
+        };
+        responses: {
+            /** @description The provider's answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderValidationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    discoverProviderResources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderFields"];
+            };
+        };
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceCounters"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    getWizardTopicsInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WizardTopicsInfoRequest"];
+            };
+        };
+        responses: {
+            /** @description The topics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WizardTopicsInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    importWizardTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WizardImportRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or, with dryRun, would be) created and what already existed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WizardImportReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSchemaVersions: {

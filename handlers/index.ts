@@ -27,6 +27,7 @@ import * as applicationAccessGrants from './application-access-grants';
 import * as applicationPrincipals from './application-principals';
 import * as applicationCredentials from './application-credentials';
 import * as applicationDeployments from './application-deployments';
+import * as providers from './providers';
 
 type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
 
@@ -58,6 +59,7 @@ export const handlers = {
   ...handlersOf(applicationPrincipals),
   ...handlersOf(applicationCredentials),
   ...handlersOf(applicationDeployments),
+  ...handlersOf(providers),
 } satisfies Record<OperationId, Handler>;
 
 type Extra = Exclude<keyof typeof handlers, OperationId>;

@@ -22,7 +22,7 @@ const retentionPolicy = (v: unknown) => (v === 'delete,compact' ? 'compact,delet
 async function check(ctx: RequestContext, values: Record<string, any>, row?: Row, transaction?: Transaction) {
   const pick = (attr: string) => (attr in values ? values[attr] : row?.[attr]) ?? null;
   const uids = [pick('keySchemaUid'), pick('valueSchemaUid')].filter((u): u is string => !!u);
-  const schemas = uids.length === 0 ? [] : await ctx.models.Schema.findAll({ where: { uid: uids } });
+  const schemas = uids.length === 0 ? [] : await ctx.models.Schema.findAll({ where: { uid: uids }, transaction });
   const typeOf = (uid: string | null) => (uid ? schemas.find((s) => s.uid === uid)?.type ?? null : null);
   const settings = ctx.principal.tenant;
   const problems = streamProblems({

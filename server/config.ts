@@ -16,6 +16,11 @@ export interface Config {
   /** Validate every response against the OpenAPI document (switched on in tests). */
   validateResponses: boolean;
   logLevel: string;
+  /** External providers' REST APIs (CONTRACT §10): the public ones unless set (tests point them at loopback fakes). */
+  aivenApiUrl: string;
+  confluentCloudApiUrl: string;
+  /** The bound of every outbound provider call, 10 s (`PROVIDER_TIMEOUT_MS`). */
+  providerTimeoutMs: number;
 }
 
 /** One entry of `TRUSTED_ISSUERS`: an external identity provider (workload identity, CI) a service account may be bound to. */
@@ -48,6 +53,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedIssuers: parseTrustedIssuers(env.TRUSTED_ISSUERS),
     validateResponses: env.VALIDATE_RESPONSES === '1' || env.VALIDATE_RESPONSES === 'true',
     logLevel: env.LOG_LEVEL || 'info',
+    aivenApiUrl: (env.AIVEN_API_URL || 'https://api.aiven.io').replace(/\/+$/, ''),
+    confluentCloudApiUrl: (env.CONFLUENT_CLOUD_API_URL || 'https://api.confluent.cloud').replace(/\/+$/, ''),
+    providerTimeoutMs: positiveInt(env.PROVIDER_TIMEOUT_MS, 'PROVIDER_TIMEOUT_MS') ?? 10_000,
   };
 }
 
@@ -93,4 +101,12 @@ function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** An optional positive integer variable; anything else stops the start naming it. */
+function positiveInt(raw: string | undefined, name: string): number | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive whole number of milliseconds, got "${raw}"`);
+  return n;
 }

@@ -1,5 +1,6 @@
 /** Collection and item endpoints of any resource: list, search, create, get, replace, patch, delete. */
 import type { Transaction } from 'sequelize';
+import type { AuditEntry } from '../../models/audit-event';
 import type { Row } from '../../models/define';
 import type { RequestContext } from './context';
 import { BadRequestError, ForbiddenError, NotFoundError, UnprocessableError } from './errors';
@@ -59,6 +60,25 @@ async function store(resource: Resource, ctx: RequestContext, mode: Mode, row: R
   return saved;
 }
 
+/**
+ * One create from `ctx.body`, as POST makes it, inside the caller's transaction: the row and its audit entries
+ * (the first one is the CREATED entry of the row itself). The caller checks the right to create.
+ */
+export async function createWithin(resource: Resource, ctx: RequestContext, transaction: Transaction): Promise<{ row: Row; audit: AuditEntry[] }> {
+  const saved = await store(resource, ctx, 'create', undefined, transaction);
+  const followUp = resource.afterCreate ? await resource.afterCreate(ctx, saved, transaction) : undefined;
+  const after = await snapshot(resource, saved, ctx, transaction);
+  const change = { ctx, row: saved, transaction, after };
+  return {
+    row: saved,
+    audit: [
+      await auditEntry(resource, 'CREATED', saved, ctx, after, transaction),
+      ...(followUp ?? []),
+      ...(resource.extraAudit ? resource.extraAudit(change) : []),
+    ],
+  };
+}
+
 export function resourceHandlers(resource: Resource) {
   const model = (ctx: RequestContext) => resource.model(ctx.models);
   const collectionPath = (ctx: RequestContext) => `${ctx.base}/${resource.collection}`;
@@ -81,18 +101,8 @@ export function resourceHandlers(resource: Resource) {
   const create: CheckedHandler = withPrecheck(async (ctx) => {
     await mayCreate(ctx);
     const row = await mutate(ctx, async (transaction) => {
-      const saved = await store(resource, ctx, 'create', undefined, transaction);
-      const followUp = resource.afterCreate ? await resource.afterCreate(ctx, saved, transaction) : undefined;
-      const after = await snapshot(resource, saved, ctx, transaction);
-      const change = { ctx, row: saved, transaction, after };
-      return {
-        result: saved,
-        audit: [
-          await auditEntry(resource, 'CREATED', saved, ctx, after, transaction),
-          ...(followUp ?? []),
-          ...(resource.extraAudit ? resource.extraAudit(change) : []),
-        ],
-      };
+      const { row: saved, audit } = await createWithin(resource, ctx, transaction);
+      return { result: saved, audit };
     });
     const body = { ...(await renderOne(resource, row, ctx)), ...(resource.reveal?.(ctx, row) ?? {}) };
     return hal(body, 201, { Location: selfHref(resource, row, ctx), ...validatorHeaders(row) });

@@ -1,17 +1,20 @@
 /** The one write path: a transaction at the use-case boundary, with its audit entries written inside it. */
 import type { Transaction } from 'sequelize';
-import { writeAudit, type AuditEntry } from '../../models/audit-event';
+import { writeAudit, type AuditActor, type AuditEntry } from '../../models/audit-event';
 import type { RequestContext } from './context';
 
 export interface Mutation<T> { result: T; audit: AuditEntry[] }
 
+/** Who an entry names: the caller, in its tenant. */
+export function auditActor(ctx: RequestContext): AuditActor {
+  const p = ctx.principal;
+  return { tenantUid: p.tenant.uid, tenant: p.tenant.shortName, actor: p.email, actorName: p.fullName };
+}
+
 export async function mutate<T>(ctx: RequestContext, work: (transaction: Transaction) => Promise<Mutation<T>>): Promise<T> {
   return ctx.models.sequelize.transaction(async (transaction) => {
     const { result, audit } = await work(transaction);
-    const p = ctx.principal;
-    await writeAudit(ctx.models.AuditEvent, {
-      tenantUid: p.tenant.uid, tenant: p.tenant.shortName, actor: p.email, actorName: p.fullName,
-    }, audit, transaction);
+    await writeAudit(ctx.models.AuditEvent, auditActor(ctx), audit, transaction);
     return result;
   });
 }

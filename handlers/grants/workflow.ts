@@ -58,14 +58,16 @@ async function accessFor(ctx: RequestContext, r: GrantRequest, transaction: Tran
 /**
  * A new grant (CONTRACT §6.1): Pending, or Approved at once where the environment approves automatically. 422 when
  * the stream is not configured there or the application cannot authenticate there; 409 for a second open grant.
- * Runs in the caller's transaction and answers the grant with its audit entries.
+ * Runs in the caller's transaction and answers the grant with its audit entries. `imported` (the topic wizard):
+ * Approved at once, no principal needed, audited CREATED.
  */
-export async function requestGrant(ctx: RequestContext, r: GrantRequest, transaction: Transaction): Promise<{ grant: Row; audit: AuditEntry[] }> {
+export async function requestGrant(ctx: RequestContext, r: GrantRequest, transaction: Transaction, imported = false): Promise<{ grant: Row; audit: AuditEntry[] }> {
   const { application, stream, environment, accessType } = r;
   if (!(await configOfPair(ctx.models, stream.uid, environment.uid, transaction))) {
     throw new UnprocessableError(`Stream ${stream.name} is not configured in environment ${environment.shortName}`);
   }
-  if (!(await authenticatesIn(ctx.models, application.uid, environment.uid, transaction))) {
+  // An imported ACL is a grant the cluster already enforces: Approved as it stands, with no principal here yet (§10).
+  if (!imported && !(await authenticatesIn(ctx.models, application.uid, environment.uid, transaction))) {
     throw new UnprocessableError(`Application ${application.shortName} has no principal or credential in environment ${environment.shortName}`);
   }
   const identity = { applicationUid: application.uid, streamUid: stream.uid, environmentUid: environment.uid, accessType };
@@ -74,14 +76,14 @@ export async function requestGrant(ctx: RequestContext, r: GrantRequest, transac
   const { ApplicationAccessGrant } = ctx.models;
   if (await ApplicationAccessGrant.findOne({ where: { openKey: openKey(identity, 'Pending') }, attributes: ['uid'], transaction })) throw clash();
   const access = await accessFor(ctx, r, transaction);
-  const status = requestedStatus({ authorizationIssuer: environment.authorizationIssuer, visibility: environment.visibility });
+  const status = imported ? 'Approved' : requestedStatus({ authorizationIssuer: environment.authorizationIssuer, visibility: environment.visibility });
   const now = new Date();
   const by = ctx.principal.email;
   let grant: Row;
   try {
     grant = await ApplicationAccessGrant.create({
       tenantUid: ctx.principal.tenant.uid, accessUid: access.uid, ...identity, status, comment: null,
-      requestedBy: by, requestedAt: now, processedBy: null, processedAt: status === 'Approved' ? now : null,
+      requestedBy: by, requestedAt: now, processedBy: imported ? by : null, processedAt: status === 'Approved' ? now : null,
       openKey: openKey(identity, status), createdBy: by, modifiedBy: by,
     }, { transaction });
   } catch (err) {
@@ -90,6 +92,7 @@ export async function requestGrant(ctx: RequestContext, r: GrantRequest, transac
     throw err;
   }
   const parts = { application, stream, environment };
+  if (imported) return { grant, audit: [grantEntry('CREATED', grant, parts, { status, imported: true })] };
   const audit = [grantEntry('APPLICATION_ACCESS_REQUESTED', grant, parts)];
   if (status === 'Approved') audit.push(grantEntry('APPLICATION_ACCESS_APPROVED', grant, parts, { auto: true }));
   return { grant, audit };

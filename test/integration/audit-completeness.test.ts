@@ -12,13 +12,14 @@ import { resourceByCollection } from '../../handlers/resources';
 import type { AuditEventRow } from '../../models/audit-event';
 import { call, createTenant, createUser, startTestApp, type CallOptions, type CallResult, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { certificateKit, type CertificateKit } from '../support/certificates';
+import { startFakeAiven, type FakeAiven } from '../support/fake-aiven';
 
 const spec = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8')) as {
   paths: Record<string, Record<string, { operationId: string }>>;
 };
 const WRITES = ['post', 'put', 'patch', 'delete'] as const;
-/** POSTs that change nothing: the schema parse check answers whether a document parses. */
-const READ_ONLY_POSTS = new Set(['checkSchema']);
+/** POSTs that change nothing: the schema parse check, and the provider questions that only read the provider. */
+const READ_ONLY_POSTS = new Set(['checkSchema', 'validateProviderCredentials', 'discoverProviderResources', 'getWizardTopicsInfo']);
 
 /** The audit resource type of each collection's own entries (CONTRACT §8: reference data under the tenant). */
 const KIND: Record<string, string> = {
@@ -104,15 +105,31 @@ async function created(path: string, body: unknown): Promise<any> {
   return res.body;
 }
 
+const AIVEN_TOKEN = 'walk-aiven-token-0123456789';
+let fakeAiven: FakeAiven;
+
 beforeAll(async () => {
   kit = certificateKit();
-  app = await startTestApp();
+  fakeAiven = await startFakeAiven({
+    token: AIVEN_TOKEN,
+    projects: {
+      'walk-project': [{
+        name: 'walk-kafka', type: 'kafka', schemaRegistry: true,
+        components: [{ component: 'kafka', host: 'walk-kafka.test', port: 12345 }, { component: 'schema_registry', host: 'walk-kafka.test', port: 12347 }],
+        topics: [{ name: 'walk-imported', partitions: 3, replication: 2, config: { retention_ms: 86_400_000, cleanup_policy: 'delete' } }],
+        acl: [{ username: 'walk-importer', topic: 'walk-imported', permission: 'readwrite' }],
+        subjects: [{ name: 'walk-imported-value', versions: [{ version: 1, schema: '{"type":"record","name":"Imported","namespace":"io.walk","fields":[{"name":"id","type":"string"}]}' }] }],
+      }],
+    },
+  });
+  app = await startTestApp({ aivenApiUrl: fakeAiven.url });
   t = await createTenant(app, 'walk');
   actor = await createUser(app, t, ['SUPER_ADMIN', 'TENANT_ADMIN'], 'walker');
 }, 120_000);
 afterAll(async () => {
   kit?.cleanup();
   await app?.stop();
+  await fakeAiven?.close();
 });
 
 /** URIs of the walk's fixtures, by collection, for association writes. */
@@ -329,6 +346,19 @@ describe('audit completeness: every mutating operation writes the entries of CON
       ['streams', put('streams', (await created('/streams', { ...streamBody, name: 'walk-unpinned' })).uid)], ['stream_configs', config], ['applications', application], ['application_access', access]] as const) {
       await walkAssociations(collection, id);
     }
+
+    // --- external providers and the topic wizard (a loopback Aiven) ---------------------------------------------
+    const aiven = { 'Svc-Provider-Type': 'AIVEN', 'Svc-Project-Id-A': 'walk-project', 'Svc-Auth-Token-A': AIVEN_TOKEN, 'Svc-Service-Name-A': 'walk-kafka' };
+    secrets.push(AIVEN_TOKEN);
+    await step('validateProviderCredentials', 'POST', '/providers/validateCredentials', { body: aiven }, () => []);
+    await step('discoverProviderResources', 'POST', '/providers/discoverResources', { body: aiven }, () => []);
+    await step('getWizardTopicsInfo', 'POST', '/wizard/topics/info', { body: { providerConfigs: aiven } }, () => []);
+    const wizard = { providerConfigs: aiven, environment, owners: group, topics: ['walk-imported'] };
+    await step('importWizardTopics', 'POST', '/wizard/topics/import', { body: { ...wizard, dryRun: true } }, () => []);
+    await step('importWizardTopics', 'POST', '/wizard/topics/import', { body: wizard }, () => [
+      e('CREATED', 'Schema', ANY), e('CREATED', 'Schema', ANY), e('CREATED', 'Topic', ANY), e('CREATED', 'Topic', ANY),
+      e('CREATED', 'Application', ANY), e('CREATED', 'Application', ANY), e('CREATED', 'Application', ANY), e('SYNCHRONIZED', 'Tenant', T),
+    ]);
 
     // --- deletes last -----------------------------------------------------------------------------------------
     const loneStream = (await created('/streams', { name: 'walk-lone', keyType: 'String', valueType: 'String', owners: group })).uid as string;

@@ -7,17 +7,13 @@
  * key (PEM, its base64 body, or any line of it) appears anywhere, except the password exactly once: in the reply
  * to `POST /application_authentications`. The stored rows hold neither in clear either.
  *
- * Log capture: the service logs through one pino logger (server/logger.ts) whose destination is a SonicBoom
- * stream on fd 1 (it writes with fs.writeSync, not through process.stdout.write). The test runs the service in
- * its own process, so it replaces that stream's `write` for the duration of the flow and raises the logger to
- * `trace`, so that lines below the configured level are produced and checked too; process.stdout/stderr and
- * console are captured as well. A canary line proves the capture sees what the service logs.
+ * Log capture: test/support/log-capture.ts (every line the process writes during the flow, at level trace).
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../server/logger';
 import { accessWorld, type AccessWorld } from '../support/access-world';
 import { call, createTenant, startTestApp, type CallOptions, type CallResult, type TestApp, type TestTenant } from '../support/app';
+import { startLogCapture, type LogCapture } from '../support/log-capture';
 import { certificateKit, type CertificateKit, type TestLeaf } from '../support/certificates';
 import { queryEscape, terraformCall } from '../support/terraform-client';
 
@@ -30,8 +26,7 @@ let kit: CertificateKit;
 
 interface Recorded { label: string; status: number; text: string; headers: string }
 const responses: Recorded[] = [];
-const logLines: string[] = [];
-let restoreCapture: (() => void) | undefined;
+let capture: LogCapture | undefined;
 
 beforeAll(async () => {
   kit = certificateKit();
@@ -44,32 +39,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  restoreCapture?.();
+  capture?.stop();
   kit?.cleanup();
   await app?.stop();
 });
-
-/** From here on every log line the process writes is kept (see the header). */
-function startCapture() {
-  const stream = (logger as any)[pino.symbols.streamSym] as { write: (s: string) => boolean };
-  const originalWrite = stream.write;
-  stream.write = (s: string) => { logLines.push(String(s)); return true; };
-  const originalLevel = logger.level;
-  logger.level = 'trace';
-  const keep = (chunk: unknown) => { logLines.push(typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk)); };
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown) => { keep(chunk); return true; }) as any);
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: unknown) => { keep(chunk); return true; }) as any);
-  const consoles = (['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((m) =>
-    vi.spyOn(console, m).mockImplementation((...args: unknown[]) => { keep(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')); }));
-  restoreCapture = () => {
-    stream.write = originalWrite;
-    logger.level = originalLevel;
-    stdout.mockRestore();
-    stderr.mockRestore();
-    for (const c of consoles) c.mockRestore();
-    restoreCapture = undefined;
-  };
-}
 
 /** One API call, recorded whole: status, every header, the body as sent on the wire. */
 async function rec(label: string, method: string, path: string, o: CallOptions = {}): Promise<CallResult> {
@@ -109,7 +82,8 @@ describe('no generated password and no private key is ever shown again, audited 
     const strayKey = kit.newKey('rsa');
     const standby: TestLeaf = kit.leaf('/C=NL/O=Secret Org/OU=Connect/CN=sc-standby', { keyType: 'ec' });
 
-    startCapture();
+    capture = startLogCapture();
+    const logLines = capture.lines;
     logger.info({ canary: 'sc-canary-line' }, 'capture check');
     expect(logLines.join('')).toContain('sc-canary-line');
     const afterCanary = logLines.length;
@@ -237,7 +211,7 @@ describe('no generated password and no private key is ever shown again, audited 
     const auditTexts = audit.map((r: any) => JSON.stringify(r.get({ plain: true })));
     const [rawAudit] = (await app.models.sequelize.query('SELECT * FROM audit_events WHERE tenant_uid = :tenant', { replacements: { tenant: t.tenant.uid } })) as [unknown[], unknown];
     const storedCredentials = await app.models.ApplicationCredential.findAll({ where: { tenantUid: t.tenant.uid } });
-    restoreCapture!();
+    capture.stop();
 
     // The flow did what it says: the audit has the credential, principal and deployment rows.
     const auditActions = audit.map((r: any) => r.action as string);

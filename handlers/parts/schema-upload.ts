@@ -1,0 +1,71 @@
+/**
+ * An upload (CONTRACT §5.9) inside the caller's transaction: the schema of the document's fullName found or created,
+ * its new version, and the audit entries; POST /schemas/upload and the topic wizard both upload through it.
+ */
+import type { Transaction } from 'sequelize';
+import { mayAddVersion, mayAssignSchemaOwners } from '../../auth/policies/schema';
+import type { AuditEntry } from '../../models/audit-event';
+import type { Row } from '../../models/define';
+import { parseSchema, SchemaParseError, type ParsedSchema, type SchemaType } from '../../schema-formats';
+import type { RequestContext } from '../_lib/context';
+import { BadRequestError, ConflictError, ForbiddenError, UnprocessableError } from '../_lib/errors';
+import { isNone } from '../_lib/references';
+import { resolveBodyRef } from '../_lib/store';
+import { groupResource } from '../groups';
+
+export interface SchemaInput { schema: string; type?: SchemaType; version?: string; description?: string | null; owners?: unknown }
+
+/** `Invalid schema` with one entry per parser message (CONTRACT §5.9). */
+export function parsed(text: string, type: SchemaType | undefined): ParsedSchema {
+  try {
+    return parseSchema(text, type ?? 'AVRO');
+  } catch (e) {
+    if (e instanceof SchemaParseError) throw new BadRequestError(e.problems.map((p) => `schema: ${p}`), null, 'Invalid schema');
+    throw e;
+  }
+}
+
+/** The schema of that fullName, found or created, and the description change an upload to an existing one made. */
+async function schemaFor(ctx: RequestContext, input: SchemaInput, result: ParsedSchema, transaction: Transaction) {
+  const { Schema } = ctx.models;
+  const existing = await Schema.findOne({ where: { tenantUid: ctx.principal.tenant.uid, nameKey: result.fullName.toLowerCase() }, transaction });
+  if (existing) {
+    if (!(await mayAddVersion(ctx, existing))) throw new ForbiddenError(`Only the owners of ${existing.name} (or SCHEMA_ADMIN) may add versions to it`);
+    if (existing.type !== result.type) throw new UnprocessableError(`Schema ${existing.name} is ${existing.type}; a ${result.type} document cannot be a version of it`);
+    const old = existing.description as string | null;
+    if (typeof input.description === 'string' && input.description !== '' && input.description !== old) {
+      existing.set({ description: input.description, modifiedBy: ctx.principal.email });
+      await existing.save({ transaction });
+      return { schema: existing, created: false, described: { description: { old, new: input.description } } };
+    }
+    return { schema: existing, created: false, described: undefined };
+  }
+  const ownersUid = isNone(input.owners) ? null : (await resolveBodyRef(groupResource, ctx, 'owners', input.owners, transaction)).uid;
+  if (!(await mayAssignSchemaOwners(ctx, ownersUid))) throw new ForbiddenError('You must belong to the owners group (or be SCHEMA_ADMIN)');
+  const actor = ctx.principal.email;
+  const schema = await Schema.create({
+    tenantUid: ctx.principal.tenant.uid, name: result.fullName, description: input.description ?? null, type: result.type,
+    ownersUid, createdBy: actor, modifiedBy: actor,
+  }, { transaction });
+  return { schema, created: true, described: undefined };
+}
+
+export interface Uploaded { schema: Row; version: Row; schemaCreated: boolean; audit: AuditEntry[] }
+
+export async function uploadVersion(ctx: RequestContext, input: SchemaInput & { version: string }, result: ParsedSchema, transaction: Transaction): Promise<Uploaded> {
+    const found = await schemaFor(ctx, input, result, transaction);
+    const taken = await ctx.models.SchemaVersion.findOne({ where: { schemaUid: found.schema.uid, versionKey: input.version.toLowerCase() }, transaction });
+    if (taken) throw new ConflictError(`version: '${input.version}' already exists for schema ${found.schema.name}`);
+    const actor = ctx.principal.email;
+    const row = await ctx.models.SchemaVersion.create({
+      tenantUid: ctx.principal.tenant.uid, schemaUid: found.schema.uid, versionName: input.version, schemaBody: input.schema, createdBy: actor, modifiedBy: actor,
+    }, { transaction });
+    const about = { resourceType: 'Schema', resourceName: found.schema.name, resourceId: found.schema.uid };
+    const audit = [
+      ...(found.created ? [{ ...about, action: 'CREATED', details: { name: found.schema.name, type: found.schema.type, description: found.schema.description, owners: found.schema.ownersUid } }] : []),
+      // A new description with a version of an existing schema is a change of the schema itself.
+      ...(found.described ? [{ ...about, action: 'UPDATED', details: found.described }] : []),
+      { ...about, action: 'SCHEMA_VERSION_UPLOADED', details: { version: input.version, schemaVersion: row.uid } },
+    ];
+    return { schema: found.schema, version: row, schemaCreated: found.created, audit };
+}

@@ -1,0 +1,254 @@
+/**
+ * The topic wizard's import (CONTRACT §10): each provider topic becomes a stream, its stream config in one
+ * environment, its key/value schema versions, and an application with Approved grants per ACL principal — each
+ * found by its natural key first, so a second run creates nothing. Every entity is created through the same code
+ * as its POST (validation, rules, audit), one transaction per topic.
+ */
+import type { Transaction } from 'sequelize';
+import { openKey } from '../../models/application-access';
+import { writeAudit, type AuditEntry } from '../../models/audit-event';
+import type { Row } from '../../models/define';
+import { configOfPair } from '../../models/stream-config';
+import { topicNameProblem } from '../../models/stream-config-rules';
+import {
+  accessByPrincipal, applicationNamesOf, configValuesOf, isInternalTopic, retentionPolicyOf, streamNameProblem, streamTypeOf, versionNameOf,
+} from '../../providers/import-rules';
+import type { ProviderSchema, ProviderTopic, ProviderType } from '../../providers/types';
+import type { SchemaType } from '../../schema-formats';
+import type { RequestContext } from '../_lib/context';
+import { createWithin } from '../_lib/crud';
+import { HttpError, UnprocessableError } from '../_lib/errors';
+import { auditActor } from '../_lib/mutation';
+import { applicationResource } from '../applications';
+import { requestGrant } from '../grants/workflow';
+import { parsed, uploadVersion } from '../parts/schema-upload';
+import { streamConfigResource } from '../stream-configs';
+import { streamResource } from '../streams';
+
+export interface ImportRequest {
+  provider: ProviderType;
+  topics: string[];
+  environment: Row;
+  owners: Row;
+  importAcls: boolean;
+  importSchemas: boolean;
+  dryRun: boolean;
+}
+
+const KINDS = ['streams', 'streamConfigs', 'schemas', 'schemaVersions', 'applications', 'grants'] as const;
+type Kind = (typeof KINDS)[number];
+export type ImportReport = { dryRun: boolean; failures: { topic: string; message: string }[] } & Record<Kind, { created: number; existing: number }>;
+
+/** Natural keys seen in one run: created once, or found existing (and not made earlier in this run). */
+class Tally {
+  private readonly created = new Map<Kind, Set<string>>(KINDS.map((k) => [k, new Set()]));
+  private readonly existing = new Map<Kind, Set<string>>(KINDS.map((k) => [k, new Set()]));
+  made(kind: Kind, key: string): void { this.created.get(kind)!.add(key); }
+  found(kind: Kind, key: string): void { this.existing.get(kind)!.add(key); }
+  /** A topic's tally joins the run's only when its transaction committed (or, in a dry run, would have). */
+  merge(other: Tally): void {
+    for (const k of KINDS) {
+      for (const key of other.created.get(k)!) this.made(k, key);
+      for (const key of other.existing.get(k)!) this.found(k, key);
+    }
+  }
+  createdAnything(): boolean { return KINDS.some((k) => this.created.get(k)!.size > 0); }
+  counts(): Record<Kind, { created: number; existing: number }> {
+    return Object.fromEntries(KINDS.map((k) => {
+      const made = this.created.get(k)!;
+      return [k, { created: made.size, existing: [...this.existing.get(k)!].filter((key) => !made.has(key)).length }];
+    })) as Record<Kind, { created: number; existing: number }>;
+  }
+}
+
+const ROLLBACK = Symbol('dry run');
+const SCHEMA_TYPE: Record<ProviderSchema['type'], SchemaType> = { AVRO: 'AVRO', PROTOBUF: 'PROTOBUF', JSON: 'JSON_SCHEMA' };
+
+/** A created entity's own entry, as the wizard files it: CREATED under its kind (CONTRACT §8). */
+const asCreated = (entry: AuditEntry): AuditEntry => ({ ...entry, action: 'CREATED' });
+
+export async function importTopics(ctx: RequestContext, available: ProviderTopic[], request: ImportRequest): Promise<ImportReport> {
+  const { sequelize } = ctx.models;
+  const byName = new Map(available.map((t) => [t.name, t]));
+  const tally = new Tally();
+  const failures: ImportReport['failures'] = [];
+  const run = async (outer?: Transaction) => {
+    for (const name of [...new Set(request.topics)]) {
+      const topic = byName.get(name);
+      if (!topic || isInternalTopic(name)) {
+        failures.push({ topic: name, message: topic ? `${name} is an internal topic; those are not imported` : `${request.provider} has no topic ${name}` });
+        continue;
+      }
+      const local = new Tally();
+      try {
+        // Outside a dry run its own transaction; inside one a savepoint, so a failed topic leaves the others.
+        await sequelize.transaction({ transaction: outer }, async (transaction) => {
+          const audit = await importOne(ctx, topic, request, local, transaction);
+          if (!request.dryRun) await writeAudit(ctx.models.AuditEvent, auditActor(ctx), audit, transaction);
+        });
+        tally.merge(local);
+      } catch (err) {
+        failures.push({ topic: name, message: failureOf(err) });
+      }
+    }
+  };
+  if (request.dryRun) {
+    // One transaction rolled back at the end: later topics see what earlier ones would have made, as in a real run.
+    await sequelize.transaction(async (outer) => {
+      await run(outer);
+      throw ROLLBACK;
+    }).catch((err) => {
+      if (err !== ROLLBACK) throw err;
+    });
+  } else {
+    await run();
+  }
+  const report: ImportReport = { dryRun: request.dryRun, ...tally.counts(), failures };
+  if (!request.dryRun) await summarise(ctx, request, report, tally.createdAnything());
+  return report;
+}
+
+/** The run's one SYNCHRONIZED entry (Tenant), and `wizardCompleted` once anything was created. */
+async function summarise(ctx: RequestContext, request: ImportRequest, report: ImportReport, created: boolean): Promise<void> {
+  await ctx.models.sequelize.transaction(async (transaction) => {
+    const tenant = ctx.principal.tenant;
+    if (created) await ctx.models.Tenant.update({ wizardCompleted: true }, { where: { uid: tenant.uid }, transaction });
+    const { dryRun: _dryRun, failures, ...counts } = report;
+    await writeAudit(ctx.models.AuditEvent, auditActor(ctx), [{
+      action: 'SYNCHRONIZED', resourceType: 'Tenant', resourceName: tenant.shortName, resourceId: tenant.uid,
+      details: {
+        wizard: 'topics', provider: request.provider, environment: request.environment.shortName, topics: request.topics.length,
+        ...counts, failures: failures.length,
+      },
+    }], transaction);
+  });
+}
+
+function failureOf(err: unknown): string {
+  if (err instanceof HttpError) return err.errors.length > 0 ? err.errors.join('; ') : err.message;
+  throw err;
+}
+
+async function importOne(ctx: RequestContext, topic: ProviderTopic, request: ImportRequest, tally: Tally, transaction: Transaction): Promise<AuditEntry[]> {
+  const nameProblem = streamNameProblem(topic.name);
+  if (nameProblem) throw new UnprocessableError(nameProblem);
+  const values = configValuesOf(topic);
+  if (typeof values === 'string') throw new UnprocessableError(values);
+  const audit: AuditEntry[] = [];
+  const key = request.importSchemas ? await schemaOf(ctx, topic.keySchema, request, tally, audit, transaction) : null;
+  const value = request.importSchemas ? await schemaOf(ctx, topic.valueSchema, request, tally, audit, transaction) : null;
+  const stream = await streamOf(ctx, topic, request, { key, value }, tally, audit, transaction);
+  await configOf(ctx, topic, values, stream, { key, value }, request, tally, audit, transaction);
+  if (request.importAcls) await grantsOf(ctx, topic, stream, request, tally, audit, transaction);
+  return audit;
+}
+
+interface Imported { schema: Row; version: Row; schemaType: SchemaType }
+
+async function schemaOf(ctx: RequestContext, given: ProviderSchema | null, request: ImportRequest, tally: Tally, audit: AuditEntry[], transaction: Transaction): Promise<Imported | null> {
+  if (!given) return null;
+  const schemaType = SCHEMA_TYPE[given.type];
+  const result = parsed(given.schema, schemaType);
+  const versionName = versionNameOf(given);
+  const { Schema, SchemaVersion } = ctx.models;
+  const schemaKey = result.fullName.toLowerCase();
+  const versionKey = `${schemaKey}@${versionName.toLowerCase()}`;
+  const schema = await Schema.findOne({ where: { tenantUid: ctx.principal.tenant.uid, nameKey: schemaKey }, transaction });
+  const version = schema ? await SchemaVersion.findOne({ where: { schemaUid: schema.uid, versionKey: versionName.toLowerCase() }, transaction }) : null;
+  if (schema && version) {
+    tally.found('schemas', schemaKey);
+    tally.found('schemaVersions', versionKey);
+    return { schema, version, schemaType };
+  }
+  const uploaded = await uploadVersion(ctx, { schema: given.schema, type: schemaType, version: versionName, owners: request.owners.uid }, result, transaction);
+  if (uploaded.schemaCreated) tally.made('schemas', schemaKey);
+  else tally.found('schemas', schemaKey);
+  tally.made('schemaVersions', versionKey);
+  audit.push(...uploaded.audit.map(asCreated));
+  return { schema: uploaded.schema, version: uploaded.version, schemaType };
+}
+
+type Sides = { key: Imported | null; value: Imported | null };
+
+async function streamOf(ctx: RequestContext, topic: ProviderTopic, request: ImportRequest, sides: Sides, tally: Tally, audit: AuditEntry[], transaction: Transaction): Promise<Row> {
+  const nameKey = topic.name.toLowerCase();
+  const existing = await ctx.models.Stream.findOne({ where: { tenantUid: ctx.principal.tenant.uid, nameKey }, transaction });
+  if (existing) {
+    tally.found('streams', nameKey);
+    return existing;
+  }
+  const body = {
+    name: topic.name,
+    description: `Imported from ${request.provider}`,
+    keyType: streamTypeOf(sides.key ? topic.keySchema : null),
+    valueType: streamTypeOf(sides.value ? topic.valueSchema : null),
+    keySchema: sides.key?.schema.uid,
+    valueSchema: sides.value?.schema.uid,
+    retentionPolicy: retentionPolicyOf(topic.cleanupPolicy),
+    owners: request.owners.uid,
+  };
+  const { row, audit: entries } = await createWithin(streamResource, { ...ctx, body }, transaction);
+  tally.made('streams', nameKey);
+  audit.push(...entries);
+  return row;
+}
+
+async function configOf(ctx: RequestContext, topic: ProviderTopic, values: Exclude<ReturnType<typeof configValuesOf>, string>, stream: Row, sides: Sides,
+  request: ImportRequest, tally: Tally, audit: AuditEntry[], transaction: Transaction): Promise<void> {
+  const key = `${stream.uid}@${request.environment.uid}`;
+  if (await configOfPair(ctx.models, stream.uid, request.environment.uid, transaction)) {
+    tally.found('streamConfigs', key);
+    return;
+  }
+  const topicProblem = topicNameProblem(topic.name);
+  if (topicProblem) throw new UnprocessableError(topicProblem);
+  // A version is pinned only where the stream uses that schema (an existing stream may use another one, or none).
+  const pin = (side: 'key' | 'value') => {
+    const imported = sides[side];
+    return imported && stream[`${side}SchemaUid`] === imported.schema.uid ? imported.version.uid : undefined;
+  };
+  const body = {
+    stream: stream.uid, environment: request.environment.uid, partitions: values.partitions,
+    ...(values.retentionTime === null ? {} : { retentionTime: values.retentionTime }),
+    properties: values.properties, keySchemaVersion: pin('key'), valueSchemaVersion: pin('value'),
+  };
+  const { row, audit: entries } = await createWithin(streamConfigResource, { ...ctx, body }, transaction);
+  // Imports keep the provider's topic name (CONTRACT §5.8) instead of the instance pattern's.
+  row.set({ topicName: topic.name });
+  await row.save({ transaction });
+  const [own, ...rest] = entries;
+  audit.push({ ...asCreated(own), details: { ...(own.details ?? {}), topicName: topic.name } }, ...rest);
+  tally.made('streamConfigs', key);
+}
+
+async function grantsOf(ctx: RequestContext, topic: ProviderTopic, stream: Row, request: ImportRequest, tally: Tally, audit: AuditEntry[], transaction: Transaction): Promise<void> {
+  const environment = request.environment;
+  for (const [principal, kinds] of accessByPrincipal(topic.acls)) {
+    const names = applicationNamesOf(principal);
+    if (!names) throw new UnprocessableError(`ACL principal ${principal}: no application shortName (3 or more letters, digits or _) can be derived from it`);
+    let application = await ctx.models.Application.findOne({ where: { tenantUid: ctx.principal.tenant.uid, shortNameKey: names.shortName }, transaction });
+    if (application) {
+      tally.found('applications', names.shortName);
+    } else {
+      const body = {
+        ...names, applicationType: 'Custom', type: 'Other', owners: request.owners.uid,
+        description: `Imported from ${request.provider} ACL principal ${principal}`.slice(0, 200),
+      };
+      const created = await createWithin(applicationResource, { ...ctx, body }, transaction);
+      application = created.row;
+      tally.made('applications', names.shortName);
+      audit.push(...created.audit);
+    }
+    for (const accessType of kinds) {
+      const identity = { applicationUid: application.uid, streamUid: stream.uid, environmentUid: environment.uid, accessType };
+      const key = `${application.uid}@${stream.uid}@${environment.uid}@${accessType}`;
+      if (await ctx.models.ApplicationAccessGrant.findOne({ where: { openKey: openKey(identity, 'Pending') }, attributes: ['uid'], transaction })) {
+        tally.found('grants', key);
+        continue;
+      }
+      const { audit: entries } = await requestGrant(ctx, { application, stream, environment, accessType }, transaction, true);
+      tally.made('grants', key);
+      audit.push(...entries);
+    }
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The one HTTP client of the provider adapters (Aiven, Confluent Cloud, schema registries): JSON over HTTPS with
+ * an overall time bound, optional mutual TLS and a custom CA, and failures sorted the way CONTRACT §10 answers them
+ * (a refusal the caller can act on vs. a provider that cannot be reached or failed).
+ */
+import { Agent, request, type Dispatcher } from 'undici';
+import { ProviderRejectedError, ProviderUnavailableError } from './types';
+
+export interface HttpTls {
+  /** PEM: the CA(s) to trust instead of the system's. */
+  ca?: string;
+  /** PEM: the client certificate and its private key, for mutual TLS. */
+  cert?: string;
+  key?: string;
+  /** false: any server certificate is accepted (the caller asked for no CA validation). */
+  rejectUnauthorized?: boolean;
+}
+
+export interface HttpOptions {
+  /** Names the provider in messages: `AIVEN`, `CONFLUENT_CLOUD`, `APACHE_KAFKA`. */
+  label: string;
+  timeoutMs: number;
+  headers?: Record<string, string>;
+  tls?: HttpTls;
+}
+
+export interface HttpReply { status: number; body: unknown }
+
+/** Replies larger than this are a provider's failure, not something to hold in memory. */
+const MAX_REPLY_BYTES = 32 * 1024 * 1024;
+
+/** TLS failures the caller can fix (its certificate, key or truststore): a rejection, not an outage. */
+const TLS_CODES = /^(ERR_SSL_|ERR_TLS_|UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|CERT_|ERR_OSSL_)/;
+
+/**
+ * GET `url` and parse its JSON. Statuses below 500 are returned for the adapter to read (401, 403, 404 mean
+ * different things per provider); 5xx, a refused or reset connection, an unknown host and the time bound throw
+ * ProviderUnavailableError; a TLS handshake the caller's certificates cannot complete throws ProviderRejectedError.
+ */
+export async function getJson(url: string, options: HttpOptions): Promise<HttpReply> {
+  const { label, timeoutMs } = options;
+  const host = hostOf(url);
+  const dispatcher = options.tls ? tlsAgent(options.tls) : undefined;
+  try {
+    let reply: Dispatcher.ResponseData;
+    try {
+      reply = await request(url, {
+        method: 'GET',
+        headers: { accept: 'application/json', ...options.headers },
+        dispatcher,
+        signal: AbortSignal.timeout(timeoutMs),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    } catch (err) {
+      throw classify(err, label, host, timeoutMs);
+    }
+    const text = await readLimited(reply.body, label, host, timeoutMs);
+    if (reply.statusCode >= 500) throw new ProviderUnavailableError(`${label}: ${host} answered ${reply.statusCode}`);
+    let body: unknown = null;
+    if (text.trim() !== '') {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        if (reply.statusCode < 300) throw new ProviderUnavailableError(`${label}: ${host} answered ${reply.statusCode} with a body that is not JSON`);
+        body = text;
+      }
+    }
+    return { status: reply.statusCode, body };
+  } finally {
+    if (dispatcher) void dispatcher.close().catch(() => undefined);
+  }
+}
+
+function tlsAgent(tls: HttpTls): Agent {
+  return new Agent({
+    connect: { ca: tls.ca, cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized ?? true },
+  });
+}
+
+async function readLimited(body: Dispatcher.ResponseData['body'], label: string, host: string, timeoutMs: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_REPLY_BYTES) {
+        body.destroy();
+        throw new ProviderUnavailableError(`${label}: ${host} sent a reply larger than ${MAX_REPLY_BYTES / 1048576} MiB`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    throw err instanceof ProviderUnavailableError ? err : classify(err, label, host, timeoutMs);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
+/** An error of the request as the adapters' callers answer it; the message never echoes headers or credentials. */
+export function classify(err: unknown, label: string, host: string, timeoutMs: number): Error {
+  if (err instanceof ProviderRejectedError || err instanceof ProviderUnavailableError) return err;
+  const e = err as { name?: string; code?: string; cause?: { code?: string; message?: string } };
+  const code = e.cause?.code ?? e.code ?? '';
+  if (e.name === 'TimeoutError' || e.name === 'AbortError' || /TIMEOUT/.test(code)) {
+    return new ProviderUnavailableError(`${label}: ${host} did not answer within ${Math.round(timeoutMs / 100) / 10} s`);
+  }
+  if (TLS_CODES.test(code)) {
+    return new ProviderRejectedError(`${label}: TLS handshake with ${host} failed (${code}): check the certificate, key and truststore`);
+  }
+  const reason = code || (e.cause?.message ?? (err as Error)?.message ?? 'connection failed');
+  return new ProviderUnavailableError(`${label}: ${host} cannot be reached (${reason})`);
+}
