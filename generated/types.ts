@@ -1511,9 +1511,9 @@ export interface paths {
          *     - `resourceUid` (uid, dashed UUID or a URI ending in it) is required except for `*_CREATE`, which is a role
          *       check; given with `*_CREATE`, it names the parent (the stream of a STREAM_CONFIG; the application of a
          *       principal, credential, deployment or grant request) and is otherwise ignored.
-         *     - Kinds whose resources this release does not hold yet (streams, schemas, applications and what hangs off
-         *       them) answer `*_CREATE` by role (STREAM_AUTHOR/ADMIN; APPLICATION_AUTHOR/ADMIN; schemas: anyone, or
-         *       SCHEMA_AUTHOR/ADMIN when the tenant enforces schema roles; tenant admins always) and 404 for any uid.
+         *     - `*_CREATE` answers the rule of the POST it stands for (the kind's author and admin roles, tenant admins
+         *       always; with `resourceUid`, the right to add to that parent). `TENANT_WIZARD` (the provider endpoints and
+         *       the topic wizard) is allowed to a tenant admin of that tenant.
          */
         get: operations["checkAuthorization"];
         put?: never;
