@@ -3,6 +3,7 @@
  * optional Confluent-compatible schema registry. Each call opens its own admin connection with the request's
  * credentials, is bounded by `settings.timeoutMs` as a whole, and always disconnects.
  */
+import { networkReason, TLS_CODES } from './network-errors';
 import { Kafka, type Admin, type DescribeAclResponse, type DescribeConfigResponse, type KafkaConfig } from 'kafkajs';
 import { brokerUsesTls, kafkaClientConfig } from './kafka-client-config';
 import { schemaRegistryClient, type SchemaRegistryClient } from './schema-registry';
@@ -140,8 +141,6 @@ function causes(err: unknown): ErrorLike[] {
   return out;
 }
 
-/** TLS failures the caller's certificates, key or truststore cause (the same families http.ts treats as refusals). */
-const TLS_CODES = /^(ERR_SSL_|ERR_TLS_|UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|CERT_|ERR_OSSL_|HOSTNAME_MISMATCH|ERR_TLS_CERT_ALTNAME)/;
 const SASL_TYPES = new Set(['SASL_AUTHENTICATION_FAILED', 'UNSUPPORTED_SASL_MECHANISM', 'ILLEGAL_SASL_STATE']);
 
 /**
@@ -167,7 +166,7 @@ export function kafkaFailure(err: unknown, config: ApacheKafkaConfig): Error {
   }
   const servers = config.bootstrapServers.join(', ');
   const code = chain.map((e) => e.code).find((c) => typeof c === 'string' && c !== '');
-  if (code) return new ProviderUnavailableError(`APACHE_KAFKA: ${servers} cannot be reached (${code})`);
+  if (code) return new ProviderUnavailableError(`APACHE_KAFKA: ${servers} cannot be reached (${networkReason(code as string)})`);
   if (chain.some((e) => e.name === 'KafkaJSRequestTimeoutError' || e.name === 'KafkaJSTimeout')) {
     return new ProviderUnavailableError(`APACHE_KAFKA: ${servers} did not answer in time`);
   }

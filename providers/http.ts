@@ -4,6 +4,7 @@
  * (a refusal the caller can act on vs. a provider that cannot be reached or failed).
  */
 import { Agent, request, type Dispatcher } from 'undici';
+import { networkReason, TLS_CODES } from './network-errors';
 import { ProviderRejectedError, ProviderUnavailableError } from './types';
 
 export interface HttpTls {
@@ -29,8 +30,6 @@ export interface HttpReply { status: number; body: unknown }
 /** Replies larger than this are a provider's failure, not something to hold in memory. */
 const MAX_REPLY_BYTES = 32 * 1024 * 1024;
 
-/** TLS failures the caller can fix (its certificate, key or truststore): a rejection, not an outage. */
-const TLS_CODES = /^(ERR_SSL_|ERR_TLS_|UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|CERT_|ERR_OSSL_)/;
 
 /**
  * GET `url` and parse its JSON. Statuses below 500 are returned for the adapter to read (401, 403, 404 mean
@@ -115,6 +114,6 @@ export function classify(err: unknown, label: string, host: string, timeoutMs: n
   if (TLS_CODES.test(code)) {
     return new ProviderRejectedError(`${label}: TLS handshake with ${host} failed (${code}): check the certificate, key and truststore`);
   }
-  const reason = code || (e.cause?.message ?? (err as Error)?.message ?? 'connection failed');
+  const reason = code ? networkReason(code) : (e.cause?.message ?? (err as Error)?.message ?? 'connection failed');
   return new ProviderUnavailableError(`${label}: ${host} cannot be reached (${reason})`);
 }

@@ -22,6 +22,8 @@ export interface Operation {
   query: Array<{ name: string; required: boolean; schema: Schema }>;
   /** Declared request media types and the schema of the JSON one. */
   body?: { types: string[]; schema: Schema };
+  /** The operation calls an external provider and documents 502 for one that cannot be reached. */
+  gateway: boolean;
 }
 
 /** Every operation of the bundled document (88 today), parameters merged from path and operation level. */
@@ -37,6 +39,7 @@ export function operations(): Operation[] {
         method: m.toUpperCase(), template, collection: template.split('/')[1],
         query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, required: !!p.required, schema: deref(p.schema ?? {}) })),
         body: body ? { types: body.types, schema: body.schema } : undefined,
+        gateway: Boolean(op.responses?.['502']),
       });
     }
   }

@@ -86,7 +86,7 @@ export async function runFuzz(app: TestApp, opts: FuzzOptions, log: (s: string) 
       const statuses = (byOperation[opName] ??= {});
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
       const t2 = performance.now();
-      const problems = responseProblems(res);
+      const problems = responseProblems(res, op.gateway);
       timing.check = (timing.check ?? 0) + performance.now() - t2;
       for (const p of problems) fail(i, opName, res.status >= 500 ? 'no 5xx' : '§7 error body', p, built.req, res);
       if (mutating && res.status >= 400) {
