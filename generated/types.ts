@@ -2849,11 +2849,15 @@ export interface paths {
          *
          *     - **stream** by name (an existing stream is left untouched); created with the provider's key/value types
          *       (`AVRO`, `PROTOBUF`, `JSON_SCHEMA` from the schemas, else `String`), `owners`, Public.
-         *     - **stream config** by stream + `environment`: partitions, retention and cleanup policy from the provider.
+         *     - **stream config** by stream + `environment`: partitions and retention from the provider (a retention
+         *       outside 1000–160704000000 ms, such as -1, takes the environment's default), the topic configs a stream
+         *       config holds (`segment.ms`, `retention.bytes`, …; others are left out), `topicName` = the provider's name.
+         *       The stream's `retentionPolicy` comes from `cleanup.policy`.
          *     - with `importSchemas` (default true): **schema** by fullName and **schema version** by schema + the
          *       provider's version number (as `"<n>"`), the stream's key/value schema set when it is created.
          *     - with `importAcls` (default true): one **application** per ACL principal (shortName derived from the
-         *       principal: `User:orders-svc` → `orders-svc`, lowercase, other characters as `-`), `Custom`/`Other`, owned
+         *       principal: `User:orders-svc` → `orders_svc`, an mTLS principal's CN, lowercase, other characters as `_`;
+         *       `applicationId` and `name` keep the principal's text), `Custom`/`Other`, owned
          *       by `owners`; and one **grant** per application, stream, kind (READ → CONSUMER, WRITE → PRODUCER) and
          *       environment, created Approved without the principal/credential precondition; an open grant (Pending or
          *       Approved) counts as existing.
