@@ -27,6 +27,8 @@ export interface HttpOptions {
 
 export interface HttpReply { status: number; body: unknown }
 
+const CLOSED = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
+
 /** Replies larger than this are a provider's failure, not something to hold in memory. */
 const MAX_REPLY_BYTES = 32 * 1024 * 1024;
 
@@ -52,7 +54,7 @@ export async function getJson(url: string, options: HttpOptions): Promise<HttpRe
         bodyTimeout: timeoutMs,
       });
     } catch (err) {
-      throw classify(err, label, host, timeoutMs);
+      throw classify(err, label, host, timeoutMs, Boolean(options.tls?.cert));
     }
     const text = await readLimited(reply.body, label, host, timeoutMs);
     if (reply.statusCode >= 500) throw new ProviderUnavailableError(`${label}: ${host} answered ${reply.statusCode}`);
@@ -104,7 +106,7 @@ const hostOf = (url: string): string => {
 };
 
 /** An error of the request as the adapters' callers answer it; the message never echoes headers or credentials. */
-export function classify(err: unknown, label: string, host: string, timeoutMs: number): Error {
+export function classify(err: unknown, label: string, host: string, timeoutMs: number, clientCertificate = false): Error {
   if (err instanceof ProviderRejectedError || err instanceof ProviderUnavailableError) return err;
   const e = err as { name?: string; code?: string; cause?: { code?: string; message?: string } };
   const code = e.cause?.code ?? e.code ?? '';
@@ -113,6 +115,11 @@ export function classify(err: unknown, label: string, host: string, timeoutMs: n
   }
   if (TLS_CODES.test(code)) {
     return new ProviderRejectedError(`${label}: TLS handshake with ${host} failed (${code}): check the certificate, key and truststore`);
+  }
+  // A server that refuses a client certificate closes the connection right after the handshake (TLS 1.3 sends its
+  // alert after the client has finished): with one sent, that is far likelier a refusal than an outage.
+  if (clientCertificate && CLOSED.has(code)) {
+    return new ProviderRejectedError(`${label}: ${host} closed the connection after the TLS handshake: it does not accept the client certificate`);
   }
   const reason = code ? networkReason(code) : (e.cause?.message ?? (err as Error)?.message ?? 'connection failed');
   return new ProviderUnavailableError(`${label}: ${host} cannot be reached (${reason})`);

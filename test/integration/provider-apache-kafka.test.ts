@@ -273,8 +273,12 @@ describe('schema registry', () => {
       expect(tlsRegistry.requests.length).toBe(before);
     });
 
-    // Not asserted: a client certificate the registry refuses. Node's TLS server resets the connection (TLS 1.2)
-    // or refuses after the client's handshake is done (TLS 1.3), which undici reports as ECONNRESET / "other side
-    // closed": http.ts then answers unavailable, not rejected. See the report for the http.ts owner.
+    it('a client certificate the registry does not accept → rejected, naming the certificate', async () => {
+      // Issued by another CA than the one the registry asks client certificates of.
+      const stranger = other.leaf('/CN=stranger');
+      const err = await failure(adapter(config(kafka.brokers, mtls({ cert: stranger.cert, privateKey: stranger.key }))).validate());
+      expect(err).toBeInstanceOf(ProviderRejectedError);
+      expect(err.message).toMatch(/^APACHE_KAFKA: 127\.0\.0\.1:\d+ closed the connection after the TLS handshake: it does not accept the client certificate$/);
+    });
   });
 });
