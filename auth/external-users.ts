@@ -4,6 +4,7 @@
  * that the database is the record: later claims (names, roles) never overwrite it, and permission checks use the
  * stored roles.
  */
+import { isDeadlock } from '../models/db-errors';
 import { col, fn, Op, OptimisticLockError, where, UniqueConstraintError, type Transaction } from 'sequelize';
 import type { Deps } from '../handlers/_lib/context';
 import { UnauthorizedError } from '../handlers/_lib/errors';
@@ -182,8 +183,3 @@ export function createExternalUserResolver(deps: Deps): UserResolver {
   };
 }
 
-/** MySQL/MariaDB may pick one of two racing inserts of the same unique key as a deadlock victim; PG: 40P01. */
-function isDeadlock(err: unknown): boolean {
-  const parent = (err as { parent?: { code?: string; errno?: number } })?.parent;
-  return parent?.code === 'ER_LOCK_DEADLOCK' || parent?.errno === 1213 || parent?.code === '40P01';
-}

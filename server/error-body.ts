@@ -1,4 +1,5 @@
 /** The one place where failures become the spec §7 body. Stack traces and SQL never reach a client. */
+import { isDeadlock } from '../models/db-errors';
 import type { Request, Response } from 'express';
 import {
   BaseError, ConnectionError, ForeignKeyConstraintError, OptimisticLockError, TimeoutError, UniqueConstraintError,
@@ -38,12 +39,6 @@ function httpClientError(err: unknown): HttpError | undefined {
 /** `short_name_key` → `shortName`. */
 function wireName(column: string): string {
   return column.replace(/_key$/, '').replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-}
-
-/** The database chose this transaction as a deadlock victim (PostgreSQL 40P01, MySQL/MariaDB 1213 / 40001). */
-function isDeadlock(err: unknown): boolean {
-  const parent = (err as { parent?: { code?: unknown; errno?: unknown; sqlState?: unknown } })?.parent ?? {};
-  return parent.code === '40P01' || parent.errno === 1213 || parent.code === 'ER_LOCK_DEADLOCK' || parent.sqlState === '40001';
 }
 
 function isDriverConnectionError(err: unknown): boolean {

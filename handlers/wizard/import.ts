@@ -4,9 +4,10 @@
  * found by its natural key first, so a second run creates nothing. Every entity is created through the same code
  * as its POST (validation, rules, audit), one transaction per topic.
  */
-import type { Transaction } from 'sequelize';
+import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { openKey } from '../../models/application-access';
 import { writeAudit, type AuditEntry } from '../../models/audit-event';
+import { isDeadlock } from '../../models/db-errors';
 import type { Row } from '../../models/define';
 import { configOfPair } from '../../models/stream-config';
 import { topicNameProblem } from '../../models/stream-config-rules';
@@ -124,8 +125,10 @@ async function summarise(ctx: RequestContext, request: ImportRequest, report: Im
   });
 }
 
+/** Why a topic was not imported, for `failures`; anything but a refusal (the database gone, a bug) stops the run. */
 function failureOf(err: unknown): string {
   if (err instanceof HttpError) return err.errors.length > 0 ? err.errors.join('; ') : err.message;
+  if (err instanceof UniqueConstraintError || isDeadlock(err)) return 'a concurrent change collided with this topic; run the import again';
   throw err;
 }
 

@@ -171,6 +171,27 @@ describe('topic wizard: import', () => {
     expect(await app.models.Application.count({ where: { tenantUid: u.tenant.uid } })).toBe(0);
   });
 
+  it('two imports at once: nothing duplicated; what one could not make is a failure to re-run, not an error', async () => {
+    const u = await createTenant(app, 'wizard-race');
+    const post = async (path: string, body: unknown) => (await call(app, 'POST', path, { token: u.admin.token, body })).body.uid as string;
+    const group = await post('/groups', { name: 'Race' });
+    const cluster = await post('/clusters', { name: 'race-cluster', bootstrapServers: ['k:9092'] });
+    const instance = await post('/instances', { name: 'Race', shortName: 'race', clusters: [cluster] });
+    const env = await post('/environments', { name: 'race-env', shortName: 'race', instance, owners: group });
+    const body = { providerConfigs: fields, environment: env, owners: group, topics: ['orders', 'payments'] };
+    const both = await Promise.all([1, 2].map(() => call(app, 'POST', '/wizard/topics/import', { token: u.admin.token, body })));
+    for (const res of both) expect(res.status, res.text).toBe(200);
+    const where = { tenantUid: u.tenant.uid };
+    const counts = async () => [await app.models.Stream.count({ where }), await app.models.StreamConfig.count({ where }), await app.models.Schema.count({ where }),
+      await app.models.SchemaVersion.count({ where }), await app.models.Application.count({ where }), await app.models.ApplicationAccessGrant.count({ where })];
+    const afterRace = await counts();
+    // A third run completes whatever a lost race left out, then everything exists exactly once.
+    const third = await call(app, 'POST', '/wizard/topics/import', { token: u.admin.token, body });
+    expect(third.body.failures).toEqual([]);
+    expect(await counts()).toEqual([2, 2, 2, 2, 2, 4]);
+    expect(afterRace.every((n, i) => n <= [2, 2, 2, 2, 2, 4][i])).toBe(true);
+  });
+
   it('only a tenant admin may import (403, nothing written)', async () => {
     const author = await createUser(app, t, ['STREAM_AUTHOR', 'APPLICATION_AUTHOR', 'SCHEMA_ADMIN'], 'author');
     const before = await catalog();
