@@ -27,8 +27,14 @@ if (!config.databaseUrl) {
 const sequelize = openDatabase(config.databaseUrl ?? embedded!.url);
 const applied = await migrate(sequelize);
 if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-const running = await startServer({ config, sequelize });
-const seeded = await bootstrap(running.models, { tenant: config.bootstrapTenant, email: config.bootstrapAdminEmail, password: config.bootstrapAdminPassword });
+let seeded = null as Awaited<ReturnType<typeof bootstrap>>;
+// The first-start tenant exists before the port opens: a client that sees /api/info can sign in at once.
+const running = await startServer({
+  config, sequelize,
+  beforeListen: async (models) => {
+    seeded = await bootstrap(models, { tenant: config.bootstrapTenant, email: config.bootstrapAdminEmail, password: config.bootstrapAdminPassword });
+  },
+});
 
 logger.info({ url: `${running.url}${config.basePath}/`, authUrl: running.authUrl }, 'platform management service listening');
 if (seeded && config.externalAuthUrl) {

@@ -20,7 +20,15 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
-export async function startServer(options: { config: Config; sequelize: Sequelize; host?: string }): Promise<RunningServer> {
+export interface ServerOptions {
+  config: Config;
+  sequelize: Sequelize;
+  host?: string;
+  /** Runs on the models before the port opens (the first-start bootstrap): nothing answers before it is done. */
+  beforeListen?: (models: Models) => Promise<void>;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config, sequelize } = options;
   const models = initModels(sequelize);
   let authUrl = config.externalAuthUrl ?? '';
@@ -33,6 +41,7 @@ export async function startServer(options: { config: Config; sequelize: Sequeliz
     authenticate: createAuthenticator({ ...deps, keys }),
     issuer: keys ? issuerRouter({ ...deps, keys }) : undefined,
   });
+  if (options.beforeListen) await options.beforeListen(models);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, options.host ?? '0.0.0.0', () => resolve(s));
     s.once('error', reject);
