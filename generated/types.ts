@@ -6292,6 +6292,10 @@ export interface components {
              * @default false
              */
             dryRun: boolean;
+            /** @description Confidentiality level (a reference) of the streams the import creates; required where the tenant has `dataClassificationEnabled`. */
+            confidentiality?: string | null;
+            /** @description Integrity level (a reference) of the streams the import creates; required where the tenant has `dataClassificationEnabled`. */
+            integrity?: string | null;
         };
         WizardCount: {
             created: number;

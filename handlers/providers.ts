@@ -10,9 +10,12 @@ import { ProviderRejectedError, ProviderUnavailableError, ProviderUnsupportedErr
 import type { RequestContext } from './_lib/context';
 import { BadRequestError, ForbiddenError, HttpError, UnprocessableError } from './_lib/errors';
 import { plain, withPrecheck, type Handler } from './_lib/reply';
-import { resolveRequiredBodyRef } from './_lib/store';
+import { isNone } from './_lib/references';
+import type { Resource } from './_lib/resource';
+import { resolveBodyRef, resolveRequiredBodyRef } from './_lib/store';
 import { environmentResource } from './environments';
 import { groupResource } from './groups';
+import { confidentialityResource, integrityResource } from './reference-data';
 import { importTopics } from './wizard/import';
 
 async function mayUseProviders(ctx: RequestContext): Promise<void> {
@@ -82,7 +85,14 @@ export const getWizardTopicsInfo: Handler = withPrecheck(async (ctx) => {
   });
 }, mayUseProviders);
 
-interface ImportBody { providerConfigs: unknown; environment: unknown; owners: unknown; topics: string[]; importAcls?: boolean; importSchemas?: boolean; dryRun?: boolean }
+interface ImportBody {
+  providerConfigs: unknown; environment: unknown; owners: unknown; topics: string[];
+  importAcls?: boolean; importSchemas?: boolean; dryRun?: boolean; confidentiality?: unknown; integrity?: unknown;
+}
+
+/** An optional reference of the body, resolved once (400 naming it) rather than failing every topic. */
+const optionalRef = async (resource: Resource, ctx: RequestContext, field: string, value: unknown) =>
+  (isNone(value) ? undefined : (await resolveBodyRef(resource, ctx, field, value)).uid);
 
 export const importWizardTopics: Handler = withPrecheck(async (ctx) => {
   await mayUseProviders(ctx);
@@ -90,9 +100,13 @@ export const importWizardTopics: Handler = withPrecheck(async (ctx) => {
   const adapter = adapterOf(ctx, body.providerConfigs, 'wizard', 'providerConfigs.');
   const environment = await resolveRequiredBodyRef(environmentResource, ctx, 'environment', body.environment);
   const owners = await resolveRequiredBodyRef(groupResource, ctx, 'owners', body.owners);
+  const classification = {
+    confidentiality: await optionalRef(confidentialityResource, ctx, 'confidentiality', body.confidentiality),
+    integrity: await optionalRef(integrityResource, ctx, 'integrity', body.integrity),
+  };
   const topics = await providerTopics(adapter);
   const report = await importTopics(ctx, topics, {
-    provider: adapter.type, topics: body.topics, environment, owners,
+    provider: adapter.type, topics: body.topics, environment, owners, classification,
     importAcls: body.importAcls ?? true, importSchemas: body.importSchemas ?? true, dryRun: body.dryRun ?? false,
   });
   return plain(report);

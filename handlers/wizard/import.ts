@@ -31,6 +31,8 @@ export interface ImportRequest {
   topics: string[];
   environment: Row;
   owners: Row;
+  /** Confidentiality and integrity uids for the streams it creates (tenants with data classification). */
+  classification: { confidentiality?: string; integrity?: string };
   importAcls: boolean;
   importSchemas: boolean;
   dryRun: boolean;
@@ -189,6 +191,7 @@ async function streamOf(ctx: RequestContext, topic: ProviderTopic, request: Impo
     valueSchema: sides.value?.schema.uid,
     retentionPolicy: retentionPolicyOf(topic.cleanupPolicy),
     owners: request.owners.uid,
+    ...request.classification,
   };
   const { row, audit: entries } = await createWithin(streamResource, { ...ctx, body }, transaction);
   tally.made('streams', nameKey);

@@ -192,6 +192,34 @@ describe('topic wizard: import', () => {
     expect(afterRace.every((n, i) => n <= [2, 2, 2, 2, 2, 4][i])).toBe(true);
   });
 
+  it('a tenant with data classification: the import asks for confidentiality and integrity, and uses them', async () => {
+    const u = await createTenant(app, 'wizard-class');
+    const post = async (path: string, body: unknown) => {
+      const res = await call(app, 'POST', path, { token: u.admin.token, body });
+      if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
+      return res.body.uid as string;
+    };
+    const group = await post('/groups', { name: 'Class' });
+    const cluster = await post('/clusters', { name: 'class-cluster', bootstrapServers: ['k:9092'] });
+    const instance = await post('/instances', { name: 'Class', shortName: 'classy', clusters: [cluster] });
+    const env = await post('/environments', { name: 'class-env', shortName: 'classy', instance, owners: group });
+    const secret = await post('/confidentialities', { name: 'Top Secret', level: 9 });
+    const high = await post('/integrities', { name: 'Very High', level: 9 });
+    await app.models.Tenant.update({ dataClassificationEnabled: true }, { where: { uid: u.tenant.uid } });
+    const body = { providerConfigs: fields, environment: env, owners: group, topics: ['payments'], importAcls: false };
+    const without = await call(app, 'POST', '/wizard/topics/import', { token: u.admin.token, body });
+    expect(without.status).toBe(200);
+    expect(without.body.failures).toHaveLength(1);
+    expect(without.body.failures[0].message).toMatch(/confidentiality/);
+    const bad = await call(app, 'POST', '/wizard/topics/import', { token: u.admin.token, body: { ...body, confidentiality: '0123456789abcdef0123456789abcdef', integrity: high } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0]).toMatch(/^confidentiality: /);
+    const res = await call(app, 'POST', '/wizard/topics/import', { token: u.admin.token, body: { ...body, confidentiality: secret, integrity: high } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.failures).toEqual([]);
+    expect(await app.models.Stream.findOne({ where: { tenantUid: u.tenant.uid, name: 'payments' } })).toMatchObject({ confidentialityUid: secret, integrityUid: high });
+  });
+
   it('only a tenant admin may import (403, nothing written)', async () => {
     const author = await createUser(app, t, ['STREAM_AUTHOR', 'APPLICATION_AUTHOR', 'SCHEMA_ADMIN'], 'author');
     const before = await catalog();
