@@ -5,6 +5,7 @@
 import { Op, type WhereOptions } from 'sequelize';
 import type { RequestContext } from '../handlers/_lib/context';
 import type { JoinModel } from '../models/join';
+import { memo } from './request-memo';
 
 export const TENANT_ADMIN = 'TENANT_ADMIN';
 export const SUPER_ADMIN = 'SUPER_ADMIN';
@@ -15,38 +16,30 @@ export const isTenantAdmin = (ctx: RequestContext) => ctx.principal.roles.has(TE
 /** Tenant admins, or holders of any of the roles. */
 export const hasRole = (ctx: RequestContext, ...roles: string[]) => isTenantAdmin(ctx) || roles.some((r) => ctx.principal.roles.has(r));
 
-const groupCache = new WeakMap<object, Promise<Set<string>>>();
-
-/** Groups the caller is a member, manager or resource manager of (memoised per request). */
+/** Groups the caller is a member, manager or resource manager of (once per request). */
 export function groupsOf(ctx: RequestContext): Promise<Set<string>> {
-  let found = groupCache.get(ctx.principal);
-  if (!found) {
-    const userUid = ctx.principal.user.uid;
-    const { GroupMember, GroupManager, GroupResourceManager } = ctx.models;
-    found = Promise.all([GroupMember, GroupManager, GroupResourceManager].map((m) => m.findAll({ where: { targetUid: userUid } })))
-      .then((lists) => new Set(lists.flat().map((l) => l.sourceUid)));
-    groupCache.set(ctx.principal, found);
-  }
-  return found;
+  const { GroupMember, GroupManager, GroupResourceManager } = ctx.models;
+  return joinedGroups(ctx, 'groups', [GroupMember, GroupManager, GroupResourceManager]);
+}
+
+function joinedGroups(ctx: RequestContext, key: string, joins: JoinModel[]): Promise<Set<string>> {
+  const userUid = ctx.principal.user.uid;
+  return memo(ctx, key, () => Promise.all(joins.map((m) => m.findAll({ where: { targetUid: userUid } })))
+    .then((lists) => new Set(lists.flat().map((l) => l.sourceUid as string))));
+}
+
+/** Groups the caller manages (not resource-manages), once per request. */
+export function managerOf(ctx: RequestContext): Promise<Set<string>> {
+  return joinedGroups(ctx, 'managed', [ctx.models.GroupManager]);
 }
 
 export async function ownsGroup(ctx: RequestContext, groupUid: string | null | undefined): Promise<boolean> {
   return !!groupUid && (await groupsOf(ctx)).has(groupUid);
 }
 
-const managedCache = new WeakMap<object, Promise<Set<string>>>();
-
-/** Groups the caller manages or resource-manages (memoised per request). */
+/** Groups the caller manages or resource-manages (once per request). */
 function managedGroupsOf(ctx: RequestContext): Promise<Set<string>> {
-  let found = managedCache.get(ctx.principal);
-  if (!found) {
-    const userUid = ctx.principal.user.uid;
-    const { GroupManager, GroupResourceManager } = ctx.models;
-    found = Promise.all([GroupManager, GroupResourceManager].map((m) => m.findAll({ where: { targetUid: userUid } })))
-      .then((lists) => new Set(lists.flat().map((l) => l.sourceUid)));
-    managedCache.set(ctx.principal, found);
-  }
-  return found;
+  return joinedGroups(ctx, 'managedOrResource', [ctx.models.GroupManager, ctx.models.GroupResourceManager]);
 }
 
 /** The tenant setting that narrows "owner" to the owners group's managers and resource managers (CONTRACT §5.1). */

@@ -4,6 +4,7 @@
  * made by app editors; approvers are the stream's editors. The state machine (models/grant-state.ts) decides what
  * each may do to a grant in its current status: links, `/auth` and the endpoints all ask it through here.
  */
+import { parentRow } from '../parent-rows';
 import { Op, type WhereOptions } from 'sequelize';
 import type { RequestContext } from '../../handlers/_lib/context';
 import { link } from '../../handlers/_lib/hal';
@@ -48,21 +49,9 @@ async function accessVisibility(ctx: RequestContext): Promise<WhereOptions | und
   return { [Op.or]: [{ applicationUid: mine.applications }, { streamUid: mine.streams }, { uid: [...new Set(inMyEnvironments.map((g) => g.accessUid as string))] }] };
 }
 
-const rowCache = new WeakMap<object, Map<string, Promise<Row | null>>>();
-
-/** An application or stream row, read once per request however many grants of a page name it. */
-function cachedRow(ctx: RequestContext, model: 'Application' | 'Stream', uid: string): Promise<Row | null> {
-  let cache = rowCache.get(ctx.principal);
-  if (!cache) rowCache.set(ctx.principal, (cache = new Map()));
-  const key = `${model}:${uid}`;
-  let found = cache.get(key);
-  if (!found) cache.set(key, (found = ctx.models[model].findOne({ where: { uid } })));
-  return found;
-}
-
 /** The caller's standing towards a grant: approver (stream editor) and/or app editor. */
 export async function grantCapacities(ctx: RequestContext, grant: Row): Promise<Capacities> {
-  const [application, stream] = await Promise.all([cachedRow(ctx, 'Application', grant.applicationUid), cachedRow(ctx, 'Stream', grant.streamUid)]);
+  const [application, stream] = await Promise.all([parentRow(ctx, 'Application', grant.applicationUid), parentRow(ctx, 'Stream', grant.streamUid)]);
   return {
     approver: !!stream && (await canEditStream(ctx, stream)),
     appEditor: !!application && (await canEditApplication(ctx, application)),
@@ -106,7 +95,7 @@ export const grantPolicy: Policy = {
 export const accessPolicy: Policy = {
   canCreate: mayRequestSome,
   canEdit: async (ctx, row) => {
-    const application = await cachedRow(ctx, 'Application', row.applicationUid);
+    const application = await parentRow(ctx, 'Application', row.applicationUid);
     return !!application && canEditApplication(ctx, application);
   },
   canDelete: () => false,

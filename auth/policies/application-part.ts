@@ -7,6 +7,7 @@ import { Op, type WhereOptions } from 'sequelize';
 import type { RequestContext } from '../../handlers/_lib/context';
 import type { Policy } from '../../handlers/_lib/resource';
 import type { Row } from '../../models/define';
+import { parentRow } from '../parent-rows';
 import { groupsOf, hasRole } from '../permissions';
 import { APPLICATION_ADMIN, canEditApplication } from './application';
 
@@ -15,9 +16,9 @@ async function ownedUids(ctx: RequestContext, model: 'Application' | 'Environmen
   return rows.map((r) => r.uid as string);
 }
 
-/** The row's application, for the app-editor checks (read per call: policies run once or twice per request). */
+/** The row's application, for the app-editor checks. */
 export async function applicationOf(ctx: RequestContext, row: Row): Promise<Row | null> {
-  return ctx.models.Application.findOne({ where: { uid: row.applicationUid } });
+  return parentRow(ctx, 'Application', row.applicationUid);
 }
 
 export async function editsApplicationOf(ctx: RequestContext, row: Row): Promise<boolean> {

@@ -6,12 +6,11 @@ import type { WhereOptions } from 'sequelize';
 import type { RequestContext } from '../../handlers/_lib/context';
 import type { Policy } from '../../handlers/_lib/resource';
 import type { Row } from '../../models/define';
-import { groupsOf, isTenantAdmin } from '../permissions';
+import { groupsOf, isTenantAdmin, managerOf } from '../permissions';
 
-/** Whether the caller is among the managers of the group (read fresh: a membership change shows at once). */
+/** Whether the caller is among the managers of the group (once per request; a write forgets it, so its reply is current). */
 export async function managesGroup(ctx: RequestContext, groupUid: string): Promise<boolean> {
-  const hits = await ctx.models.GroupManager.count({ where: { sourceUid: groupUid, targetUid: ctx.principal.user.uid } });
-  return hits > 0;
+  return (await managerOf(ctx)).has(groupUid);
 }
 
 /** TENANT_ADMIN (SUPER_ADMIN included), or a manager of this group. */

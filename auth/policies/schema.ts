@@ -3,6 +3,7 @@
  * tenant sets `schemaRolesEnforced` (then SCHEMA_AUTHOR/ADMIN or tenant admin); a new version of an existing
  * schema needs its owners (anyone when it has none) or SCHEMA_ADMIN. Owners and SCHEMA_ADMIN edit and delete.
  */
+import { parentRow } from '../parent-rows';
 import type { RequestContext } from '../../handlers/_lib/context';
 import type { Policy } from '../../handlers/_lib/resource';
 import type { Row } from '../../models/define';
@@ -37,7 +38,7 @@ export const schemaPolicy: Policy = {
 };
 
 async function schemaOf(ctx: RequestContext, version: Row): Promise<Row | null> {
-  return ctx.models.Schema.findOne({ where: { uid: version.schemaUid, tenantUid: ctx.principal.tenant.uid } });
+  return parentRow(ctx, 'Schema', version.schemaUid);
 }
 
 /** Versions never change; deleting one is an edit of its schema. */

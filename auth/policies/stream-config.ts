@@ -9,6 +9,7 @@ import type { RequestContext } from '../../handlers/_lib/context';
 import type { Policy } from '../../handlers/_lib/resource';
 import type { Row, RowModel } from '../../models/define';
 import type { JoinModel } from '../../models/join';
+import { parentRow } from '../parent-rows';
 import { groupsOf, hasRole } from '../permissions';
 import { ENVIRONMENT_ADMIN } from './environment';
 import { canEditStream, STREAM_ADMIN } from './stream';
@@ -36,7 +37,7 @@ async function visible(ctx: RequestContext): Promise<WhereOptions | undefined> {
 
 /** Stream editors of the config's stream. */
 async function canEdit(ctx: RequestContext, row: Row): Promise<boolean> {
-  const stream = await ctx.models.Stream.findOne({ where: { uid: row.streamUid } });
+  const stream = await parentRow(ctx, 'Stream', row.streamUid);
   return !!stream && canEditStream(ctx, stream);
 }
 

@@ -1,6 +1,7 @@
 /** The one write path: a transaction at the use-case boundary, with its audit entries written inside it. */
 import type { Transaction } from 'sequelize';
 import { writeAudit, type AuditActor, type AuditEntry } from '../../models/audit-event';
+import { forgetMemos } from '../../auth/request-memo';
 import type { RequestContext } from './context';
 
 export interface Mutation<T> { result: T; audit: AuditEntry[] }
@@ -12,9 +13,14 @@ export function auditActor(ctx: RequestContext): AuditActor {
 }
 
 export async function mutate<T>(ctx: RequestContext, work: (transaction: Transaction) => Promise<Mutation<T>>): Promise<T> {
-  return ctx.models.sequelize.transaction(async (transaction) => {
-    const { result, audit } = await work(transaction);
-    await writeAudit(ctx.models.AuditEvent, auditActor(ctx), audit, transaction);
-    return result;
-  });
+  try {
+    return await ctx.models.sequelize.transaction(async (transaction) => {
+      const { result, audit } = await work(transaction);
+      await writeAudit(ctx.models.AuditEvent, auditActor(ctx), audit, transaction);
+      return result;
+    });
+  } finally {
+    // What the checks memoised may be what this write changed: the reply's links read it again.
+    forgetMemos(ctx);
+  }
 }

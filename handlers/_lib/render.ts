@@ -1,4 +1,5 @@
 /** Rows → HAL items, summaries and collections (CONTRACT §3.2, §3.3, §3.6). */
+import { primeParentRows } from '../../auth/parent-rows';
 import type { Row } from '../../models/define';
 import type { RequestContext } from './context';
 import { commonFields, itemHref, link, type Link } from './hal';
@@ -57,6 +58,8 @@ export function item(resource: Resource, row: Row, related: Related, rights: Rig
 }
 
 export async function items(resource: Resource, rows: Row[], related: Related, ctx: RequestContext) {
+  // The parents the page loaded answer the rights checks of its rows: no query per row for edit/delete links.
+  primeParentRows(ctx, [...related.values()].flatMap((byRel) => [...byRel.values()].flatMap((t) => (Array.isArray(t) ? t : t ? [t] : []))));
   const bodies = await Promise.all(rows.map(async (r) => item(resource, r, related, await rightsOf(resource, r, ctx), ctx)));
   for (const assoc of resource.associations.filter((a) => a.inline && !a.many)) {
     const targets = [...new Map(rows.map((r) => related.get(r.uid)?.get(assoc.rel) as Row | null | undefined)

@@ -5,6 +5,7 @@
  * as its POST (validation, rules, audit), one transaction per topic.
  */
 import { UniqueConstraintError, type Transaction } from 'sequelize';
+import { forgetMemos } from '../../auth/request-memo';
 import { openKey } from '../../models/application-access';
 import { writeAudit, type AuditEntry } from '../../models/audit-event';
 import { isDeadlock } from '../../models/db-errors';
@@ -108,6 +109,7 @@ export async function importTopics(ctx: RequestContext, available: ProviderTopic
   }
   const report: ImportReport = { dryRun: request.dryRun, ...tally.counts(), failures };
   if (!request.dryRun) await summarise(ctx, request, report, tally.createdAnything());
+  forgetMemos(ctx);
   return report;
 }
 

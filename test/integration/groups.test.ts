@@ -85,6 +85,16 @@ describe('groups: lifecycle and links', () => {
     expect(read.body._links.delete).toBeUndefined();
   });
 
+  it('a manager who gives up managing: the reply to that very change has no edit link any more', async () => {
+    const g = await newGroup({ members: [userUri(carol)], managers: [userUri(carol)] });
+    const self = `${app.api}/groups/${g.uid}`;
+    expect((await call(app, 'GET', self, { token: carol.token })).body._links.edit).toEqual({ href: self });
+    const res = await call(app, 'PATCH', self, { token: carol.token, body: { managers: [] } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body._links.edit).toBeUndefined();
+    expect((await call(app, 'PATCH', self, { token: carol.token, body: { name: 'taken back' } })).status).toBe(403);
+  });
+
   it.each([
     ['no member', [] as string[], 0],
     ['one member', ['alice'], 1],

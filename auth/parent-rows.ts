@@ -1,0 +1,25 @@
+/**
+ * The rows permission checks of a child read (a stream config's stream, a principal's application, a version's
+ * schema), once per request (auth/request-memo), and primed with the rows a page already loaded for its links and
+ * embeds (handlers/_lib/render), so the edit and delete links of a page cost no query per row.
+ */
+import type { RequestContext } from '../handlers/_lib/context';
+import type { Row } from '../models/define';
+import { memo, remember } from './request-memo';
+
+export type ParentModel = 'Application' | 'Stream' | 'Schema';
+const PARENTS = new Set<string>(['Application', 'Stream', 'Schema']);
+
+/** The row of `model` with `uid` in the caller's tenant, or null. */
+export function parentRow(ctx: RequestContext, model: ParentModel, uid: string | null | undefined): Promise<Row | null> {
+  if (!uid) return Promise.resolve(null);
+  return memo(ctx, `${model}:${uid}`, () => ctx.models[model].findOne({ where: { uid, tenantUid: ctx.principal.tenant.uid } }));
+}
+
+/** Rows just read in this request: later checks use them. */
+export function primeParentRows(ctx: RequestContext, rows: Row[]): void {
+  for (const row of rows) {
+    const model = (row.constructor as { name?: string }).name ?? '';
+    if (PARENTS.has(model)) remember(ctx, `${model}:${row.uid}`, row);
+  }
+}
