@@ -73,7 +73,9 @@ export const getWizardTopicsInfo: Handler = withPrecheck(async (ctx) => {
   await mayUseProviders(ctx);
   const adapter = adapterOf(ctx, configsOf(ctx), 'wizard', 'providerConfigs.');
   const topics = await providerTopics(adapter);
-  const taken = new Set((await ctx.models.Stream.findAll({ where: { tenantUid: ctx.principal.tenant.uid }, attributes: ['nameKey'], raw: true }))
+  // Only the names the provider has: a tenant's other streams are not read.
+  const names = topics.map((t) => t.name.toLowerCase());
+  const taken = new Set(names.length === 0 ? [] : (await ctx.models.Stream.findAll({ where: { tenantUid: ctx.principal.tenant.uid, nameKey: names }, attributes: ['nameKey'], raw: true }))
     .map((row) => (row as unknown as { nameKey: string }).nameKey));
   const schemaOf = (s: ProviderTopic['keySchema']) => (s ? { subject: s.subject, type: s.type, version: s.version } : null);
   return plain({

@@ -39,19 +39,28 @@ let environment: string;
 let owners: string;
 const fields = { 'Svc-Provider-Type': 'AIVEN', 'Svc-Project-Id-A': 'acme', 'Svc-Auth-Token-A': TOKEN, 'Svc-Service-Name-A': 'kafka-prod' };
 
-beforeAll(async () => {
-  fake = await startFakeAiven({ token: TOKEN, projects: { acme: [service] } });
-  app = await startTestApp({ aivenApiUrl: fake.url });
-  t = await createTenant(app, 'wizard');
+/** A tenant ready to import into: its admin, an owners group and an environment (on a cluster and instance). */
+async function importTarget(prefix: string, tag: string): Promise<{ u: TestTenant; group: string; env: string; post: (path: string, body: unknown) => Promise<string> }> {
+  const u = await createTenant(app, prefix);
   const post = async (path: string, body: unknown) => {
-    const res = await call(app, 'POST', path, { token: t.admin.token, body });
+    const res = await call(app, 'POST', path, { token: u.admin.token, body });
     if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
     return res.body.uid as string;
   };
-  owners = await post('/groups', { name: 'Imported Team' });
-  const cluster = await post('/clusters', { name: 'wizard-cluster', bootstrapServers: ['k:9092'] });
-  const instance = await post('/instances', { name: 'Wizard', shortName: 'wizard', clusters: [cluster] });
-  environment = await post('/environments', { name: 'wizard-prod', shortName: 'prod', instance, owners });
+  const group = await post('/groups', { name: `${tag} Team` });
+  const cluster = await post('/clusters', { name: `${tag}-cluster`, bootstrapServers: ['k:9092'] });
+  const instance = await post('/instances', { name: tag, shortName: tag, clusters: [cluster] });
+  const env = await post('/environments', { name: `${tag}-env`, shortName: tag, instance, owners: group });
+  return { u, group, env, post };
+}
+
+beforeAll(async () => {
+  fake = await startFakeAiven({ token: TOKEN, projects: { acme: [service] } });
+  app = await startTestApp({ aivenApiUrl: fake.url });
+  const target = await importTarget('wizard', 'prod');
+  t = target.u;
+  owners = target.group;
+  environment = target.env;
 }, 120_000);
 afterAll(async () => {
   await app?.stop();
@@ -155,12 +164,7 @@ describe('topic wizard: import', () => {
   });
 
   it('without ACLs and schemas: streams (String types) and configs only', async () => {
-    const u = await createTenant(app, 'wizard-bare');
-    const post = async (path: string, body: unknown) => (await call(app, 'POST', path, { token: u.admin.token, body })).body.uid as string;
-    const group = await post('/groups', { name: 'Bare' });
-    const cluster = await post('/clusters', { name: 'bare-cluster', bootstrapServers: ['k:9092'] });
-    const instance = await post('/instances', { name: 'Bare', shortName: 'bare', clusters: [cluster] });
-    const env = await post('/environments', { name: 'bare-env', shortName: 'bare', instance, owners: group });
+    const { u, group, env } = await importTarget('wizard-bare', 'bare');
     const res = await call(app, 'POST', '/wizard/topics/import', {
       token: u.admin.token, body: { providerConfigs: fields, environment: env, owners: group, topics: ['orders'], importAcls: false, importSchemas: false },
     });
@@ -172,12 +176,7 @@ describe('topic wizard: import', () => {
   });
 
   it('two imports at once: nothing duplicated; what one could not make is a failure to re-run, not an error', async () => {
-    const u = await createTenant(app, 'wizard-race');
-    const post = async (path: string, body: unknown) => (await call(app, 'POST', path, { token: u.admin.token, body })).body.uid as string;
-    const group = await post('/groups', { name: 'Race' });
-    const cluster = await post('/clusters', { name: 'race-cluster', bootstrapServers: ['k:9092'] });
-    const instance = await post('/instances', { name: 'Race', shortName: 'race', clusters: [cluster] });
-    const env = await post('/environments', { name: 'race-env', shortName: 'race', instance, owners: group });
+    const { u, group, env } = await importTarget('wizard-race', 'race');
     const body = { providerConfigs: fields, environment: env, owners: group, topics: ['orders', 'payments'] };
     const both = await Promise.all([1, 2].map(() => call(app, 'POST', '/wizard/topics/import', { token: u.admin.token, body })));
     for (const res of both) expect(res.status, res.text).toBe(200);
@@ -193,16 +192,7 @@ describe('topic wizard: import', () => {
   });
 
   it('a tenant with data classification: the import asks for confidentiality and integrity, and uses them', async () => {
-    const u = await createTenant(app, 'wizard-class');
-    const post = async (path: string, body: unknown) => {
-      const res = await call(app, 'POST', path, { token: u.admin.token, body });
-      if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-      return res.body.uid as string;
-    };
-    const group = await post('/groups', { name: 'Class' });
-    const cluster = await post('/clusters', { name: 'class-cluster', bootstrapServers: ['k:9092'] });
-    const instance = await post('/instances', { name: 'Class', shortName: 'classy', clusters: [cluster] });
-    const env = await post('/environments', { name: 'class-env', shortName: 'classy', instance, owners: group });
+    const { u, group, env, post } = await importTarget('wizard-class', 'classy');
     const secret = await post('/confidentialities', { name: 'Top Secret', level: 9 });
     const high = await post('/integrities', { name: 'Very High', level: 9 });
     await app.models.Tenant.update({ dataClassificationEnabled: true }, { where: { uid: u.tenant.uid } });
