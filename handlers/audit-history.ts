@@ -1,13 +1,13 @@
 import { Op, type WhereOptions } from 'sequelize';
 import { isTenantAdmin } from '../auth/permissions';
 import { AUDIT_ACTIONS, OPEN_RESOURCE_TYPES, auditActionOf, auditResourceTypeOf } from '../models/audit-actions';
-import { AUDIT_COUNT_WINDOW, AUDIT_VISIBLE_AS_VALUES, type AuditEventRow } from '../models/audit-event';
+import { AUDIT_VISIBLE_AS_VALUES, type AuditEventRow } from '../models/audit-event';
 import { parseTimeBound } from '../models/audit-time';
 import { countSlicesUpTo, findSlices, selectSql } from '../models/select-sql';
 import type { RequestContext } from './_lib/context';
 import { BadRequestError, NotFoundError, type SubError } from './_lib/errors';
 import { link, timestamp } from './_lib/hal';
-import { pageInfo, pagingLinks, parsePage } from './_lib/paging';
+import { COUNT_WINDOW, pageInfo, pagingLinks, parsePage } from './_lib/paging';
 import { uidOf } from './_lib/references';
 import { hal, plain, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
@@ -112,7 +112,7 @@ export const listAuditEvents: Handler = async (ctx) => {
   const slices = ((await visibleSlices(ctx, type)) ?? [{}]).map((slice) => ({ [Op.and]: [...matching, slice] }));
   const direction = page.sort[0]?.dir ?? 'DESC';
   const offset = page.page * page.size;
-  const window = offset + page.size + AUDIT_COUNT_WINDOW;
+  const window = offset + page.size + COUNT_WINDOW;
   const model = ctx.models.AuditEvent;
   const [rows, counted] = await Promise.all([
     findSlices(model, slices, [['timestamp', direction], ['seq', direction]], page.size, offset),
@@ -122,8 +122,7 @@ export const listAuditEvents: Handler = async (ctx) => {
   const capped = counted > window;
   const info = pageInfo(page, counted);
   const extra = QUERY_PARAMS.filter((p) => text(ctx.query[p]) !== undefined).map((p) => [p, String(ctx.query[p])] as [string, string]);
-  const links = pagingLinks(`${ctx.base}/audit-history`, extra, page, info);
-  if (capped) delete links.last;
+  const links = pagingLinks(`${ctx.base}/audit-history`, extra, page, info, capped);
   return hal({ _embedded: { events: rows.map((row) => render(ctx, row)) }, _links: links, page: info });
 };
 

@@ -15,12 +15,6 @@ export interface AuditEntry {
   details?: Record<string, unknown> | null;
 }
 
-/**
- * How far past the requested page a history listing counts. Counting every entry of a tenant would grow with its
- * history; counting at most this many beyond the page keeps each request's work flat (README: "Audit history").
- */
-export const AUDIT_COUNT_WINDOW = 1000;
-
 /** Up to this many visible rows of a kind are listed by value in a history query, more stay a subquery (handlers/audit-history.ts). */
 export const AUDIT_VISIBLE_AS_VALUES = 500;
 

@@ -1,33 +1,62 @@
-/** The bench's one way to time requests, shared by bench.ts and bench-audit.ts so their numbers compare. */
-import { performance } from 'node:perf_hooks';
+/**
+ * One measured scenario: bench-load.ts started as its own process with the scenario on stdin, the target's process
+ * tree sampled for RSS meanwhile, the outcome as a table row.
+ */
+import { sampleRss, spawnScript, stopChild, tailOf } from './bench-procs';
 
-export interface Timing { latencies: number[]; seconds: number; failures: number }
-
-/** `requests` calls of `request`, `concurrency` at a time, after `warmup` untimed ones; latencies sorted, in ms. */
-export async function measure(request: () => Promise<Response>, requests: number, concurrency: number, warmup = 0): Promise<Timing> {
-  for (let i = 0; i < warmup; i++) await (await request()).arrayBuffer();
-  const latencies: number[] = [];
-  let failures = 0;
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < requests) {
-      next += 1;
-      const t0 = performance.now();
-      const res = await request();
-      await res.arrayBuffer();
-      if (res.status >= 400) failures += 1;
-      latencies.push(performance.now() - t0);
-    }
-  }));
-  latencies.sort((a, b) => a - b);
-  return { latencies, seconds: (performance.now() - started) / 1000, failures };
+export interface LoadSpec {
+  /** The origin, e.g. http://127.0.0.1:8080. */
+  url: string;
+  method?: string;
+  /** Used round-robin, one per request; `{n}` becomes the request's number. */
+  paths: string[];
+  headers?: Record<string, string>;
+  /** `{n}` becomes the request's number. */
+  body?: string;
+  connections: number;
+  /** Seconds measured; ignored with `amount`. */
+  duration?: number;
+  /** Exactly this many requests, no warm-up. */
+  amount?: number;
+  /** Seconds of load before the measured part, not counted. */
+  warmup?: number;
+  /** The first `{n}`. */
+  start?: number;
 }
 
-export const percentile = (t: Timing, p: number): number => t.latencies[Math.min(t.latencies.length - 1, Math.floor(t.latencies.length * p))];
+export interface Row {
+  scenario: string;
+  size: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** Filled in once the rows it compares with are known. */
+  ratio?: number;
+  rss: { tree: number; largest: number } | null;
+  /** Responses by status, for a row with errors. */
+  statuses: Record<string, number>;
+}
 
-/** One table line: throughput, p50/p95/p99, failures and the process's memory. */
-export function report(name: string, t: Timing): void {
-  const pct = (p: number) => percentile(t, p).toFixed(1).padStart(6);
-  console.log(`${name.padEnd(28)} ${String(Math.round(t.latencies.length / t.seconds)).padStart(6)} req/s  p50 ${pct(0.5)} ms  p95 ${pct(0.95)} ms  p99 ${pct(0.99)} ms  failures ${t.failures}  rss ${Math.round(process.memoryUsage().rss / 1048576)} MiB`);
+/** Runs `spec` against a server whose process is `pid` (its tree's RSS is the row's). */
+export async function runScenario(scenario: string, size: string, spec: LoadSpec, pid: number | undefined): Promise<Row> {
+  process.stderr.write(`  ${scenario} (${size})…`);
+  const child = spawnScript('scripts/bench-load.ts', {}, 'pipe');
+  const tail = tailOf(child);
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString('utf8'); });
+  const stopSampling = sampleRss(pid);
+  child.stdin!.end(JSON.stringify(spec));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  const rss = stopSampling();
+  await stopChild(child);
+  if (code !== 0) throw new Error(`bench-load for ${scenario} exited with ${code}:\n${tail()}`);
+  const r = JSON.parse(out) as Record<string, any>;
+  const statuses: Record<string, number> = Object.fromEntries(Object.entries((r.statusCodeStats ?? {}) as Record<string, { count: number }>).map(([s, v]) => [s, Number(v.count)]));
+  if (r.errors) statuses.socket = r.errors;
+  const row: Row = {
+    scenario, size, rps: r.requests.total / r.duration, p50: r.precise.p50, p99: r.precise.p99, errors: r.non2xx + r.errors, rss, statuses,
+  };
+  process.stderr.write(` ${Math.round(row.rps)} req/s, p50 ${row.p50.toFixed(1)} ms${row.errors ? `, ${row.errors} errors ${JSON.stringify(statuses)}` : ''}\n`);
+  return row;
 }

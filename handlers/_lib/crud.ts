@@ -34,8 +34,8 @@ export async function renderOne(resource: Resource, row: Row, ctx: RequestContex
 export async function listing(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, path: string, extra: [string, string][], isSearch: boolean,
   render?: SearchDef['render']): Promise<Reply> {
   const page = parsePage(ctx.rawQuery, sortableAttributes(resource));
-  const { rows, total } = await findPage(resource, ctx, where, page);
-  const options = { path, extra, page, total, canCreate: await resource.policy.canCreate(ctx), isSearch, rel: render?.rel };
+  const { rows, total, capped } = await findPage(resource, ctx, where, page);
+  const options = { path, extra, page, total, capped, canCreate: await resource.policy.canCreate(ctx), isSearch, rel: render?.rel };
   if (accepts(ctx, COMPACT)) return { status: 200, body: compact(resource, rows, options, ctx), contentType: COMPACT };
   if (render) return hal(collection(resource, await render.items(rows, ctx), options, ctx));
   const related = await loadRelated(resource, rows, ctx);

@@ -6,6 +6,12 @@ import { attributeOf, isSortable, type Resource } from './resource';
 
 export interface PageRequest { page: number; size: number; sort: { field: string; attribute: string; dir: 'ASC' | 'DESC' }[]; sortParams: string[] }
 
+/**
+ * How far past the end of the requested page a listing counts (`page.totalElements`), so that no page counts a
+ * million rows. Within the window the total is exact; beyond it the total is a lower bound and `last` is left out.
+ */
+export const COUNT_WINDOW = 1000;
+
 const COMMON_SORT: Record<string, string> = { created_at: 'createdAt', modified_at: 'modifiedAt', uid: 'uid' };
 
 function intParam(raw: unknown, name: string, fallback: number, min: number, max: number): number {
@@ -68,7 +74,8 @@ function pageHref(path: string, extra: [string, string][], p: PageRequest, page:
   return `${path}?${params.toString().replace(/%2C/gi, ",")}`;
 }
 
-export function pagingLinks(path: string, extra: [string, string][], p: PageRequest, info: PageInfo): Record<string, Link> {
+/** `capped`: the total is a lower bound (a bounded count), so no `last` claims to be the end; `next` still leads on. */
+export function pagingLinks(path: string, extra: [string, string][], p: PageRequest, info: PageInfo, capped = false): Record<string, Link> {
   const links: Record<string, Link> = {};
   const hasPrev = info.number > 0;
   const hasNext = info.number < info.totalPages - 1;
@@ -76,6 +83,6 @@ export function pagingLinks(path: string, extra: [string, string][], p: PageRequ
   if (hasPrev) links.prev = link(pageHref(path, extra, p, Math.min(info.number - 1, Math.max(info.totalPages - 1, 0))));
   links.self = link(pageHref(path, extra, p, info.number));
   if (hasNext) links.next = link(pageHref(path, extra, p, info.number + 1));
-  if (hasPrev || hasNext) links.last = link(pageHref(path, extra, p, Math.max(info.totalPages - 1, 0)));
+  if ((hasPrev || hasNext) && !capped) links.last = link(pageHref(path, extra, p, Math.max(info.totalPages - 1, 0)));
   return links;
 }

@@ -124,6 +124,8 @@ export interface CollectionOptions {
   extra: [string, string][];
   page: PageRequest;
   total: number;
+  /** The total is a lower bound (see COUNT_WINDOW). */
+  capped?: boolean;
   canCreate: boolean;
   /** Search results have no search/create links of their own. */
   isSearch?: boolean;
@@ -133,7 +135,7 @@ export interface CollectionOptions {
 
 export function collection(resource: Resource, embeddedItems: Record<string, unknown>[], o: CollectionOptions, ctx: RequestContext) {
   const info = pageInfo(o.page, o.total);
-  const links: Record<string, Link> = pagingLinks(o.path, o.extra, o.page, info);
+  const links: Record<string, Link> = pagingLinks(o.path, o.extra, o.page, info, o.capped);
   if (!o.isSearch) {
     links.profile = link(`${ctx.base}/profile/${resource.collection}`);
     if (resource.searches.length > 0) links.search = link(`${ctx.base}/${resource.collection}/search`);
@@ -146,7 +148,7 @@ export function collection(resource: Resource, embeddedItems: Record<string, unk
 export function compact(resource: Resource, rows: Row[], o: CollectionOptions, ctx: RequestContext) {
   const info = pageInfo(o.page, o.total);
   const links = rows.map((r) => ({ rel: resource.itemRel, href: selfHref(resource, r, ctx) }));
-  const paging = pagingLinks(o.path, o.extra, o.page, info);
+  const paging = pagingLinks(o.path, o.extra, o.page, info, o.capped);
   for (const [rel, l] of Object.entries(paging)) links.push({ rel, href: l.href });
   return { links, content: [], page: info };
 }

@@ -4,7 +4,8 @@ import type { Row } from '../../models/define';
 import type { RequestContext } from './context';
 import { BadRequestError, NotFoundError } from './errors';
 import { isNone, uidOf } from './references';
-import { orderOf, type PageRequest } from './paging';
+import { COUNT_WINDOW, orderOf, type PageRequest } from './paging';
+import { countSlicesUpTo } from '../../models/select-sql';
 import type { AssociationDef, Resource } from './resource';
 
 export async function scopeOf(resource: Resource, ctx: RequestContext): Promise<WhereOptions> {
@@ -23,15 +24,21 @@ export async function findVisible(resource: Resource, ctx: RequestContext, id: s
   return row;
 }
 
-export async function findPage(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, page: PageRequest) {
+/**
+ * One page and its bounded total. A page that is not full tells the total by itself (no count query); otherwise
+ * the matching rows are counted only up to the window past the page, off the same index the page is read from.
+ */
+export async function findPage(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, page: PageRequest): Promise<{ rows: Row[]; total: number; capped: boolean }> {
   const scope = await scopeOf(resource, ctx);
-  const { rows, count } = await resource.model(ctx.models).findAndCountAll({
-    where: where ? { [Op.and]: [scope, where] } : scope,
-    order: orderOf(page),
-    limit: page.size,
-    offset: page.page * page.size,
-  });
-  return { rows, total: count };
+  const matching = where ? { [Op.and]: [scope, where] } : scope;
+  const model = resource.model(ctx.models);
+  const offset = page.page * page.size;
+  const rows = await model.findAll({ where: matching, order: orderOf(page), limit: page.size, offset });
+  if (rows.length > 0 && rows.length < page.size) return { rows, total: offset + rows.length, capped: false };
+  if (rows.length === 0 && offset === 0) return { rows, total: 0, capped: false };
+  const window = offset + page.size + COUNT_WINDOW;
+  const counted = await countSlicesUpTo(model, [matching], window + 1);
+  return { rows, total: counted, capped: counted > window };
 }
 
 export async function findOneWhere(resource: Resource, ctx: RequestContext, where: WhereOptions): Promise<Row | null> {

@@ -3,7 +3,8 @@
  * the bad parameter, who sees which entries, single entries and the list of actions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_COUNT_WINDOW, AUDIT_VISIBLE_AS_VALUES } from '../../models/audit-event';
+import { AUDIT_VISIBLE_AS_VALUES } from '../../models/audit-event';
+import { COUNT_WINDOW as AUDIT_COUNT_WINDOW } from '../../handlers/_lib/paging';
 import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
 
 let app: TestApp;

@@ -3,6 +3,7 @@
  * as the subject: 7 clusters in this file's tenant, an empty fresh tenant for the empty case.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COUNT_WINDOW } from '../../handlers/_lib/paging';
 import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
 
 let app: TestApp;
@@ -106,6 +107,59 @@ describe('several pages (7 items, size 3 → 3 pages)', () => {
     const res = await list(`?size=${size}`);
     expect(res.status).toBe(200);
     expect(res.body.page).toEqual({ size, totalElements: 7, totalPages: 1, number: 0 });
+  });
+});
+
+describe(`a collection larger than the count window (COUNT_WINDOW ${COUNT_WINDOW})`, () => {
+  const TOTAL = COUNT_WINDOW + 110;
+  let big: TestTenant;
+  const bigList = (query: string) => call(app, 'GET', `/clusters${query}`, { token: big.admin.token });
+
+  beforeAll(async () => {
+    big = await createTenant(app, 'paging-big');
+    const now = new Date();
+    await app.models.Cluster.bulkCreate(Array.from({ length: TOTAL }, (_, i) => ({
+      tenantUid: big.tenant.uid, name: `big-${String(i).padStart(5, '0')}`, nameKey: `big-${String(i).padStart(5, '0')}`, bootstrapServers: ['b:9092'],
+      createdBy: 'seed', modifiedBy: 'seed', createdAt: now, modifiedAt: now,
+    })));
+  });
+
+  it('the first page counts only up to the window: a lower bound, next but no last', async () => {
+    const res = await bigList('?size=20&sort=name,asc');
+    expect(res.status).toBe(200);
+    expect(res.body._embedded.clusters.map((c: { name: string }) => c.name).slice(0, 2)).toEqual(['big-00000', 'big-00001']);
+    const lowerBound = 20 + COUNT_WINDOW + 1;
+    expect(res.body.page).toEqual({ size: 20, totalElements: lowerBound, totalPages: Math.ceil(lowerBound / 20), number: 0 });
+    expect(res.body._links.next.href).toContain('page=1');
+    expect(res.body._links.last).toBeUndefined();
+  });
+
+  it('a page whose window reaches the end has the exact total and a last link', async () => {
+    const res = await bigList('?size=20&page=10&sort=name,asc');
+    expect(res.body.page).toEqual({ size: 20, totalElements: TOTAL, totalPages: Math.ceil(TOTAL / 20), number: 10 });
+    expect(res.body._links.last.href).toContain(`page=${Math.ceil(TOTAL / 20) - 1}`);
+  });
+
+  it('the last, partial page knows the exact total; a page past the end too', async () => {
+    const lastPage = Math.ceil(TOTAL / 20) - 1;
+    const last = await bigList(`?size=20&page=${lastPage}&sort=name,asc`);
+    expect(last.body._embedded.clusters).toHaveLength(TOTAL % 20);
+    expect(last.body.page.totalElements).toBe(TOTAL);
+    expect(last.body._links.next).toBeUndefined();
+    const past = await bigList(`?size=20&page=${lastPage + 5}`);
+    expect(past.body._embedded.clusters).toEqual([]);
+    expect(past.body.page.totalElements).toBe(TOTAL);
+  });
+
+  it('following next from the first page reaches every row exactly once', async () => {
+    const seen = new Set<string>();
+    let href: string | undefined = `${app.api}/clusters?size=500&sort=name,desc`;
+    while (href) {
+      const res = await call(app, 'GET', href.slice(app.api.length), { token: big.admin.token });
+      for (const c of res.body._embedded.clusters) seen.add(c.name);
+      href = res.body._links.next?.href;
+    }
+    expect(seen.size).toBe(TOTAL);
   });
 });
 

@@ -1,0 +1,88 @@
+/**
+ * What the bench tenant needs before seeding, made through the HTTP API as a user would (a group owning everything
+ * with the admin as member, an instance, an environment, an AVRO schema with a stream deployed on it, an application
+ * with a principal there), and the pending access grants the approve scenario consumes. Each fixture found by name
+ * is reused, so a second run on the same DATABASE_URL goes on where the first stopped.
+ */
+import { QueryTypes } from 'sequelize';
+import type { Models } from '../models';
+import type { RowModel } from '../models/define';
+import { topicNameOf } from '../models/stream-config-rules';
+import { inParallel, type Api } from './bench-api';
+import { progress, type StreamSeed } from './bench-seed';
+
+export interface Fixtures {
+  tenantUid: string;
+  environmentUid: string;
+  applicationUid: string;
+  /** The stream config whose AsyncAPI document is asked for: an AVRO value schema, version pinned. */
+  asyncapiConfig: string;
+  seed: StreamSeed;
+}
+
+/** The uid of the tenant's row of `model` matching `where` (a lowercase twin), else of what `create` makes. */
+async function once(model: RowModel, tenantUid: string, where: Record<string, string>, create: () => Promise<{ uid: string }>): Promise<string> {
+  const found = await model.findOne({ where: { tenantUid, ...where } });
+  return found ? (found.uid as string) : (await create()).uid;
+}
+
+export async function createFixtures(api: Api, models: Models): Promise<Fixtures> {
+  const tenant = (await models.Tenant.findOne({ where: { shortName: api.tenant } }))!;
+  const tenantUid = tenant.uid as string;
+  const me = await api.call('GET', '/user');
+  const owners = await once(models.Group, tenantUid, { nameKey: 'bench owners' }, () => api.call('POST', '/groups', { name: 'Bench Owners', members: [me.uid] }));
+  const instanceUid = await once(models.Instance, tenantUid, { shortNameKey: 'benchinst' }, () => api.call('POST', '/instances', { name: 'Bench Instance', shortName: 'benchinst' }));
+  const environmentUid = await once(models.Environment, tenantUid, { shortNameKey: 'dev' }, () => api.call('POST', '/environments', { name: 'bench-dev', shortName: 'dev', instance: instanceUid, owners }));
+
+  const avro = await models.Stream.findOne({ where: { tenantUid, nameKey: 'avro-events' } });
+  let asyncapiConfig: string;
+  if (avro) {
+    asyncapiConfig = (await models.StreamConfig.findOne({ where: { streamUid: avro.uid, environmentUid } }))!.uid as string;
+  } else {
+    const fields = Array.from({ length: 20 }, (_, i) => ({ name: `f${i}`, type: i % 2 ? 'string' : { type: 'long', logicalType: 'timestamp-millis' } }));
+    const version = await api.call('POST', '/schemas/upload', { schema: JSON.stringify({ type: 'record', name: 'BenchEvent', namespace: 'io.bench', fields }), version: '1' });
+    const stream = await api.call('POST', '/streams', { name: 'avro-events', keyType: 'String', valueType: 'AVRO', valueSchema: version.schemaUid, owners });
+    asyncapiConfig = (await api.call('POST', '/stream_configs', { stream: stream.uid, environment: environmentUid, valueSchemaVersion: version.id })).uid;
+  }
+
+  const applicationUid = await once(models.Application, tenantUid, { applicationIdKey: 'io.bench.consumer' }, async () => {
+    const app = await api.call('POST', '/applications', { applicationId: 'io.bench.consumer', name: 'Bench Consumer', shortName: 'bench_consumer', applicationType: 'Custom', type: 'Java', owners });
+    // A grant is refused for an application that cannot authenticate in the environment.
+    await api.call('POST', '/application_principals', [{ principal: 'bench-consumer-client', custom: true, application: app.uid, environment: environmentUid }]);
+    return app;
+  });
+
+  const environment = (await models.Environment.findByPk(environmentUid))!;
+  const instance = (await models.Instance.findByPk(instanceUid))!;
+  const names = { tenant: api.tenant, instance: instance.shortName as string, environment: environment.shortName as string };
+  return {
+    tenantUid, environmentUid, applicationUid, asyncapiConfig,
+    seed: {
+      tenantUid, actor: api.email, ownersUid: owners,
+      environment: { uid: environmentUid, partitions: Number(environment.partitions), retentionTime: Number(environment.retentionTime) },
+      topicName: (stream) => topicNameOf(instance.topicNamePattern as string, { ...names, stream }),
+    },
+  };
+}
+
+/**
+ * `count` Pending grants of the application, CONSUMER and PRODUCER on seeded streams that have none yet (the
+ * environment approves nothing by itself), requested through the API 16 at a time. Answers their uids.
+ */
+export async function pendingGrants(api: Api, models: Models, f: Fixtures, count: number): Promise<string[]> {
+  const streams = await models.sequelize.query<{ uid: string }>(
+    `SELECT s.uid FROM streams s WHERE s.tenant_uid = :tenant AND s.name_key LIKE 'bench-%'
+       AND NOT EXISTS (SELECT 1 FROM application_access_grants g WHERE g.stream_uid = s.uid) ORDER BY s.name_key LIMIT :limit`,
+    { replacements: { tenant: f.tenantUid, limit: Math.ceil(count / 2) }, type: QueryTypes.SELECT },
+  );
+  const requests = streams.flatMap((s) => ['CONSUMER', 'PRODUCER'].map((accessType) => ({ streamId: s.uid, accessType }))).slice(0, count);
+  const uids: string[] = [];
+  const bar = progress('requesting access grants', requests.length);
+  await inParallel(requests, 16, async (r) => {
+    const grant = await api.call('POST', '/application_access_grants', { applicationId: f.applicationUid, environmentId: f.environmentUid, ...r });
+    if (grant.status !== 'Pending') throw new Error(`a bench grant is ${grant.status}, not Pending`);
+    uids.push(grant.uid);
+    bar(uids.length);
+  });
+  return uids;
+}

@@ -1,0 +1,47 @@
+/**
+ * One load scenario of `npm run bench`, run by bench-run.ts as its own process so that generating the load never
+ * shares an event loop with what is measured. Reads a LoadSpec (JSON) on stdin, writes autocannon's result as JSON on
+ * stdout, plus `precise`: p50/p99 from every response's own time (autocannon's histogram keeps whole milliseconds,
+ * too coarse for a 5 ms goal).
+ */
+import { createRequire } from 'node:module';
+import type { LoadSpec } from './bench-run';
+
+interface Instance extends Promise<Record<string, any>> {
+  on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => Instance;
+
+let input = '';
+for await (const chunk of process.stdin) input += chunk;
+const spec = JSON.parse(input) as LoadSpec;
+
+// One counter for the warm-up and the measured part: `{n}` never repeats within a scenario.
+let n = spec.start ?? 0;
+const dynamic = spec.paths.length > 1 || spec.paths[0].includes('{n}') || (spec.body ?? '').includes('{n}');
+const request = dynamic
+  ? {
+    setupRequest: (req: Record<string, unknown>) => {
+      const i = n++;
+      const fill = (text: string) => text.replaceAll('{n}', String(i));
+      return { ...req, path: fill(spec.paths[i % spec.paths.length]), ...(spec.body !== undefined ? { body: fill(spec.body) } : {}) };
+    },
+  }
+  : { path: spec.paths[0], ...(spec.body !== undefined ? { body: spec.body } : {}) };
+
+const run = (opts: Record<string, unknown>, times?: number[]) => {
+  const instance = autocannon({
+    url: spec.url, method: spec.method ?? 'GET', headers: spec.headers ?? {}, connections: spec.connections,
+    timeout: 30, requests: [request], ...opts,
+  });
+  if (times) instance.on('response', (_c, _s, _b, ms) => times.push(ms));
+  return instance;
+};
+
+// An `amount` run consumes its paths once each (approving grants): there is nothing to spare for a warm-up.
+if (!spec.amount && (spec.warmup ?? 0) > 0) await run({ duration: spec.warmup });
+const times: number[] = [];
+const result = await run(spec.amount ? { amount: spec.amount } : { duration: spec.duration }, times);
+times.sort((a, b) => a - b);
+const at = (q: number) => (times.length ? times[Math.min(times.length - 1, Math.floor(times.length * q))] : NaN);
+process.stdout.write(JSON.stringify({ ...result, precise: { p50: at(0.5), p99: at(0.99), count: times.length } }));

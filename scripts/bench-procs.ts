@@ -1,0 +1,122 @@
+/**
+ * The bench's child processes: started in their own process group (so a whole tree, cluster workers included, is
+ * stopped with one signal and the terminal's Ctrl-C reaches only the bench), remembered until they exit, and
+ * measured by the resident memory of their process tree as /proc tells it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const running = new Set<ChildProcess>();
+
+/** Only what a process needs to run: the bench's own settings (DATABASE_URL, PORT…) must not leak into a child. */
+const inherited = () => Object.fromEntries(['PATH', 'HOME', 'TMPDIR', 'LANG'].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!]));
+
+/** A TypeScript file of this repository under Node with the tsx loader: one process, so its RSS is the script's. */
+export function spawnScript(script: string, env: Record<string, string>, stdin: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script)], {
+    cwd: ROOT, env: { ...inherited(), ...env }, stdio: [stdin, 'pipe', 'pipe'], detached: true,
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
+/** The last lines a child wrote, for the error that explains why it stopped. */
+export function tailOf(child: ChildProcess): () => string {
+  let text = '';
+  const add = (chunk: Buffer) => { text = (text + chunk.toString('utf8')).slice(-4_000); };
+  child.stdout?.on('data', add);
+  child.stderr?.on('data', add);
+  return () => text.trim();
+}
+
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch { /* already gone */ }
+}
+
+/** SIGTERM to the child's group, SIGKILL after `graceMs`. */
+export async function stopChild(child: ChildProcess, graceMs = 15_000): Promise<void> {
+  if (!exited(child)) {
+    const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    signalGroup(child, 'SIGTERM');
+    const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), graceMs);
+    await done;
+    clearTimeout(timer);
+  }
+  // Cluster workers outlive a primary that was killed; the group holds them still.
+  signalGroup(child, 'SIGKILL');
+}
+
+export const stopAll = () => Promise.all([...running].map((c) => stopChild(c, 5_000)));
+/** For process.on('exit'), where nothing can be awaited. */
+export function killAllNow(): void {
+  for (const child of running) signalGroup(child, 'SIGKILL');
+}
+
+/** A process and its descendants, through /proc/<pid>/task/<tid>/children (a child belongs to the thread that forked it). */
+function tree(root: number): number[] {
+  const pids = [root];
+  for (let i = 0; i < pids.length; i++) {
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${pids[i]}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      try {
+        const children = readFileSync(`/proc/${pids[i]}/task/${task}/children`, 'utf8').trim();
+        if (children) pids.push(...children.split(/\s+/).map(Number));
+      } catch { /* the task ended meanwhile */ }
+    }
+  }
+  return pids;
+}
+
+/** How many processes the tree of `root` has now (the API in cluster mode: a primary and its workers). */
+export const processCount = (root: number) => tree(root).length;
+
+function rssKiB(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+export interface Rss { tree: number; largest: number }
+
+/** Samples the tree's RSS every 250 ms until the returned function is called; the maxima in MiB (null without /proc). */
+export function sampleRss(root: number | undefined): () => Rss | null {
+  if (root === undefined || !readable(`/proc/${root}/status`)) return () => null;
+  const max: Rss = { tree: 0, largest: 0 };
+  const sample = () => {
+    const sizes = tree(root).map(rssKiB);
+    max.tree = Math.max(max.tree, sizes.reduce((a, b) => a + b, 0) / 1024);
+    max.largest = Math.max(max.largest, Math.max(...sizes) / 1024);
+  };
+  sample();
+  const timer = setInterval(sample, 250);
+  return () => {
+    clearInterval(timer);
+    sample();
+    return max;
+  };
+}
+
+function readable(file: string): boolean {
+  try {
+    readFileSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
