@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import jwt, { type Jwt, type JwtHeader, type JwtPayload } from 'jsonwebtoken';
 import { ConnectionError } from 'sequelize';
 import type { Deps, Principal } from '../handlers/_lib/context';
@@ -9,6 +10,8 @@ import { createExternalUserResolver } from './external-users';
 import { createPublicKeyLookup, KeySourceUnavailableError, UnknownSigningKeyError } from './jwks-clients';
 import type { KeyStore } from './keys';
 import { issuerOf, realmOfIssuer } from './tokens';
+import { createVerifiedTokenCache } from './verified-tokens';
+import { findCaller, type Caller } from '../models/caller';
 
 export type Headers = Record<string, string | string[] | undefined>;
 export type Authenticate = (headers: Headers) => Promise<Principal>;
@@ -16,59 +19,96 @@ export type Authenticate = (headers: Headers) => Promise<Principal>;
 /** Verified claims of an access token; `sub` and `exp` are guaranteed present. */
 export type AccessClaims = JwtPayload & { sub: string; exp: number };
 
+/** Embedded issuer: the realm's tenant and its user whose uid is the token's `sub` (null: no such user). */
+export type CallerLookup = (realm: string, userUid: string) => Promise<Caller | null>;
+
 /**
- * Finds the user a verified token speaks for; null answers 401. Embedded issuer: `sub` is the user's uid.
- * External IdP: stored subject, then email (linked), then just-in-time creation (auth/external-users).
+ * External IdP: finds the user a verified token speaks for; null answers 401. Stored subject, then email
+ * (linked), then just-in-time creation (auth/external-users).
  */
 export type UserResolver = (tenant: Row, claims: AccessClaims) => Promise<Row | null>;
 
 const CLOCK_TOLERANCE_SECONDS = 30;
 
 /** Turns `Authorization: Bearer <jwt>` into a Principal, or throws 401 (CONTRACT §1.3). */
-export function createAuthenticator(deps: Deps & { keys?: KeyStore; resolveUser?: UserResolver }): Authenticate {
+/** `findCaller` reads the tenant and user of a request (models/caller); tests without a database pass their own. */
+export function createAuthenticator(deps: Deps & { keys?: KeyStore; findCaller?: CallerLookup }): Authenticate {
+  const lookupCaller: CallerLookup = deps.findCaller ?? ((realm, sub) => findCaller(deps.models, realm, sub));
   const external = deps.config.externalAuthUrl !== undefined;
   const embeddedKeys = external ? undefined : deps.keys;
   const publicKeyOf = createPublicKeyLookup({ authUrl: deps.authUrl, keys: embeddedKeys });
-  const resolveUser = deps.resolveUser ?? (external ? createExternalUserResolver(deps) : uidResolver(deps));
+  const resolveUser = external ? createExternalUserResolver(deps) : undefined;
+
+  const verified = createVerifiedTokenCache<Verified>();
+  const keyObjects = new Map<string, KeyObject>();
+
+  /** Signature, issuer, expiry and type: checked once per token (auth/verified-tokens), not per request. */
+  async function verifyToken(token: string, header: JwtHeader, realm: string): Promise<AccessClaims> {
+    const publicKey = keyObject(await lookupKey(() => publicKeyOf(realm, header.kid!), external));
+    const claims = verify(token, publicKey, issuerOf(deps.authUrl(), realm));
+    // Refresh and ID tokens are signed by the same key; only access tokens open the API.
+    const typ = typeof claims.typ === 'string' ? claims.typ : undefined;
+    if (external ? typ !== undefined && typ.toLowerCase() !== 'bearer' : typ !== 'Bearer') throw rejected('Not an access token');
+    return claims;
+  }
+
+  /** jsonwebtoken would parse the PEM on every verification; the few signing keys are parsed once. */
+  function keyObject(pem: string): KeyObject {
+    let key = keyObjects.get(pem);
+    if (!key) {
+      if (keyObjects.size >= 100) keyObjects.clear();
+      keyObjects.set(pem, (key = createPublicKey(pem)));
+    }
+    return key;
+  }
 
   return async function authenticate(headers: Headers): Promise<Principal> {
     const token = bearerToken(headers);
-    const { header, payload } = decode(token);
-    if (header.alg !== 'RS256') throw rejected('Unsupported token algorithm');
-    if (typeof header.kid !== 'string' || header.kid === '') throw rejected('Token has no key id');
-
-    const authUrl = deps.authUrl();
-    const realm = realmOfIssuer(authUrl, payload.iss);
-    if (!realm) throw rejected('Unknown token issuer');
+    let known = verified.get(token);
+    let realm: string;
+    let payload: JwtPayload;
+    let header: JwtHeader | undefined;
+    if (known) {
+      ({ realm, claims: payload } = known);
+    } else {
+      ({ header, payload } = decode(token));
+      if (header.alg !== 'RS256') throw rejected('Unsupported token algorithm');
+      if (typeof header.kid !== 'string' || header.kid === '') throw rejected('Token has no key id');
+      const fromIssuer = realmOfIssuer(deps.authUrl(), payload.iss);
+      if (!fromIssuer) throw rejected('Unknown token issuer');
+      realm = fromIssuer;
+    }
     const expected = headerValue(headers, 'realm');
     if (expected !== undefined && expected.trim().toLowerCase() !== realm.toLowerCase()) {
       throw rejected('Token realm does not match the Realm header');
     }
-    const tenant = await deps.models.Tenant.findOne({ where: { shortName: realm } });
-    if (!tenant) throw rejected('Unknown realm');
+    // Embedded issuer: the tenant and the user in one query (models/caller); the claims are not trusted until verified.
+    const caller = resolveUser ? await tenantOnly(realm) : await lookupCaller(realm, typeof payload.sub === 'string' ? payload.sub : '');
+    if (!caller) throw rejected('Unknown realm');
 
-    const publicKey = await lookupKey(() => publicKeyOf(realm, header.kid!), external);
-    const claims = verify(token, publicKey, issuerOf(authUrl, realm));
-    // Refresh and ID tokens are signed by the same key; only access tokens open the API.
-    const typ = typeof claims.typ === 'string' ? claims.typ : undefined;
-    if (external ? typ !== undefined && typ.toLowerCase() !== 'bearer' : typ !== 'Bearer') throw rejected('Not an access token');
-
-    const user = await resolveUser(tenant, claims);
+    if (!known) {
+      const claims = await verifyToken(token, header!, realm);
+      known = { realm, claims };
+      verified.set(token, known, claims.exp * 1000);
+    }
+    const user = resolveUser ? await resolveUser(caller.tenant, known.claims) : caller.user;
     if (!user) throw rejected('Unknown user');
     return {
-      tenant,
+      tenant: caller.tenant,
       user,
       roles: new Set<string>(user.roles as string[]),
       email: user.email as string,
       fullName: fullName(user as unknown as Parameters<typeof fullName>[0]),
     };
   };
+
+  async function tenantOnly(realm: string): Promise<Caller | null> {
+    const tenant = await deps.models.Tenant.findOne({ where: { shortName: realm } });
+    return tenant ? { tenant, user: null } : null;
+  }
 }
 
-/** Embedded issuer: `sub` is the user's uid; a deleted user's tokens stop working at once. */
-function uidResolver(deps: Deps): UserResolver {
-  return (tenant, claims) => deps.models.User.findOne({ where: { uid: claims.sub, tenantUid: tenant.uid } });
-}
+interface Verified { realm: string; claims: AccessClaims }
 
 const rejected = (reason: string) => new UnauthorizedError(reason, true);
 
@@ -121,7 +161,7 @@ async function lookupKey(lookup: () => Promise<string>, external: boolean): Prom
   }
 }
 
-function verify(token: string, publicKey: string, issuer: string): AccessClaims {
+function verify(token: string, publicKey: KeyObject, issuer: string): AccessClaims {
   let claims: JwtPayload | string;
   try {
     claims = jwt.verify(token, publicKey, { algorithms: ['RS256'], issuer, clockTolerance: CLOCK_TOLERANCE_SECONDS });

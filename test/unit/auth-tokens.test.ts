@@ -52,7 +52,13 @@ let authUrl = '';
 let server: Server;
 const deps: Deps = { models, config, authUrl: () => authUrl, secrets: box };
 const keys: KeyStore = createKeyStore(models, box);
-const authenticate = createAuthenticator({ ...deps, keys });
+/** models/caller's one query, over the same rows. */
+const callerOf = (tenantRows: Rec[], userRows: Rec[]) => async (realm: string, sub: string) => {
+  const tenant = tenantRows.find((t) => t.shortName === realm);
+  return tenant ? { tenant, user: userRows.find((u) => u.uid === sub && u.tenantUid === tenant.uid) ?? null } as any : null;
+};
+const findCaller = callerOf(tenants, users);
+const authenticate = createAuthenticator({ ...deps, keys, findCaller });
 
 beforeAll(async () => {
   ada.passwordHash = await hashSecret('pa55word!');
@@ -148,6 +154,31 @@ describe('authenticate', () => {
     }
   });
 
+  it('a token already verified (cached) still answers to the database: demoted, deleted user, gone tenant', async () => {
+    const token = await forge({});
+    expect([...(await authenticate(bearer(token))).roles]).toEqual(['TENANT_ADMIN']);
+    ada.roles = ['STREAM_AUTHOR'];
+    try {
+      expect([...(await authenticate(bearer(token))).roles]).toEqual(['STREAM_AUTHOR']);
+    } finally {
+      ada.roles = ['TENANT_ADMIN'];
+    }
+    users.splice(users.indexOf(ada), 1);
+    try {
+      expect((await rejection(bearer(token))).reason).toBe('Unknown user');
+    } finally {
+      users.push(ada);
+    }
+    tenants.splice(tenants.indexOf(acme), 1);
+    try {
+      expect((await rejection(bearer(token))).reason).toBe('Unknown realm');
+    } finally {
+      tenants.push(acme);
+    }
+    expect((await rejection(bearer(token, { Realm: 'other' }))).reason).toBe('Token realm does not match the Realm header');
+    await expect(authenticate(bearer(token))).resolves.toBeDefined();
+  });
+
   it('accepts a token up to 30 s past its expiry', async () => {
     const now = Math.floor(Date.now() / 1000);
     await expect(authenticate(bearer(await forge({ iat: now - 320, exp: now - 20 })))).resolves.toBeDefined();
@@ -190,8 +221,8 @@ describe('authenticate', () => {
   });
 
   it('lets a database outage through instead of answering 401', async () => {
-    const down = { ...models, Tenant: { findOne: async () => { throw new ConnectionError(new Error('connection refused')); } } } as unknown as Models;
-    const err = await createAuthenticator({ ...deps, models: down, keys })(bearer(await forge({}))).catch((e: unknown) => e);
+    const down = async () => { throw new ConnectionError(new Error('connection refused')); };
+    const err = await createAuthenticator({ ...deps, keys, findCaller: down })(bearer(await forge({}))).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectionError);
   });
 });
@@ -217,6 +248,6 @@ describe('key store', () => {
     const now = Math.floor(Date.now() / 1000);
     const fromA = jwt.sign({ iss: `${authUrl}/realms/acme`, sub: ada.uid, typ: 'Bearer', exp: now + 60 }, ka.privateKeyPem, { algorithm: 'RS256', keyid: ka.kid });
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the key store's re-read rate limit
-    await expect(createAuthenticator({ ...deps, models: shared, keys: b })(bearer(fromA))).resolves.toBeDefined();
+    await expect(createAuthenticator({ ...deps, models: shared, keys: b, findCaller })(bearer(fromA))).resolves.toBeDefined();
   });
 });
