@@ -1,4 +1,6 @@
 /** Runtime configuration read once from the environment (CONTRACT §1.1). */
+import { availableParallelism } from 'node:os';
+
 export interface Config {
   port: number;
   basePath: string;
@@ -21,6 +23,8 @@ export interface Config {
   confluentCloudApiUrl: string;
   /** The bound of every outbound provider call, 10 s (`PROVIDER_TIMEOUT_MS`). */
   providerTimeoutMs: number;
+  /** `npm start`'s worker processes sharing the port (`WORKERS`, default the core count; 1 = no cluster). */
+  workers: number;
 }
 
 /** One entry of `TRUSTED_ISSUERS`: an external identity provider (workload identity, CI) a service account may be bound to. */
@@ -55,7 +59,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     aivenApiUrl: (env.AIVEN_API_URL || 'https://api.aiven.io').replace(/\/+$/, ''),
     confluentCloudApiUrl: (env.CONFLUENT_CLOUD_API_URL || 'https://api.confluent.cloud').replace(/\/+$/, ''),
-    providerTimeoutMs: positiveInt(env.PROVIDER_TIMEOUT_MS, 'PROVIDER_TIMEOUT_MS') ?? 10_000,
+    providerTimeoutMs: positiveInt(env.PROVIDER_TIMEOUT_MS, 'PROVIDER_TIMEOUT_MS', 'milliseconds') ?? 10_000,
+    workers: positiveInt(env.WORKERS, 'WORKERS', 'processes') ?? availableParallelism(),
   };
 }
 
@@ -104,9 +109,9 @@ function isHttpUrl(value: string): boolean {
 }
 
 /** An optional positive integer variable; anything else stops the start naming it. */
-function positiveInt(raw: string | undefined, name: string): number | undefined {
+function positiveInt(raw: string | undefined, name: string, unit: string): number | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive whole number of milliseconds, got "${raw}"`);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive whole number of ${unit}, got "${raw}"`);
   return n;
 }
