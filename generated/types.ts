@@ -4210,10 +4210,19 @@ export interface components {
         Links: {
             [key: string]: components["schemas"]["Link"] | components["schemas"]["Link"][];
         };
+        /**
+         * @description The page's place in the listing. **The count is bounded** so that a page costs the same at a thousand rows as at
+         *     a million: a page that is not full knows the exact total; otherwise the matching rows are counted up to 1,000
+         *     beyond the end of the page. When more match, `totalElements` is a lower bound (the end of the page plus
+         *     1,001), `next` leads on and the `last` link is left out — a `next` without a `last` means "more than counted".
+         */
         Page: {
             /** @example 20 */
             size: number;
-            /** @example 1 */
+            /**
+             * @description Exact, or a lower bound when the listing has no `last` link (see above).
+             * @example 1
+             */
             totalElements: number;
             /** @example 1 */
             totalPages: number;
@@ -7927,6 +7936,9 @@ export interface components {
         size: number;
         /**
          * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+         *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+         *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+         *     matching rows first.
          * @example [
          *       "name",
          *       "asc"
@@ -7975,6 +7987,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -8099,6 +8114,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -8373,6 +8391,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -8473,6 +8494,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -8525,6 +8549,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -9040,6 +9067,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -9113,6 +9143,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -9166,6 +9199,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -9224,6 +9260,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -9277,6 +9316,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -9330,6 +9372,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -9526,6 +9571,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -9624,6 +9672,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -9677,6 +9728,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -10009,6 +10063,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -10119,6 +10176,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -10172,6 +10232,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -10220,6 +10283,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -10446,6 +10512,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -10543,6 +10612,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -10587,6 +10659,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -10631,6 +10706,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -10677,6 +10755,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -10722,6 +10803,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -11436,6 +11520,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -11533,6 +11620,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -11731,6 +11821,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -11828,6 +11921,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -12026,6 +12122,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -12123,6 +12222,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -12321,6 +12423,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -12418,6 +12523,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -12620,6 +12728,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -12664,6 +12775,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -13261,6 +13375,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -13303,6 +13420,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -13400,6 +13520,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -13913,6 +14036,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -14010,6 +14136,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -14238,6 +14367,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -14595,6 +14727,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -14692,6 +14827,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -15014,6 +15152,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -15079,6 +15220,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -15126,6 +15270,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -15270,6 +15417,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -15335,6 +15485,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -15821,6 +15974,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -15922,6 +16078,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -15970,6 +16129,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -16023,6 +16185,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -16562,6 +16727,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -16659,6 +16827,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -16704,6 +16875,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -17219,6 +17393,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -17316,6 +17493,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -17514,6 +17694,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -17898,6 +18081,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
@@ -17995,6 +18181,9 @@ export interface operations {
                 size?: components["parameters"]["size"];
                 /**
                  * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
                  * @example [
                  *       "name",
                  *       "asc"
