@@ -129,8 +129,8 @@ export function auditHistory(models: Models, tenantUid: string, largest: number)
     queries() {
       const actor = world.actors[busiest(world.actorHits, 0.5)];
       return [
-        { name: 'audit UPDATED Topic', query: 'action=UPDATED&resourceType=Topic&size=20' },
-        { name: 'audit actor, 30 days', query: `actor=${encodeURIComponent(actor.email)}&fromTimestamp=now-30d&size=20` },
+        { name: 'action=UPDATED&resourceType=Topic&size=20', query: 'action=UPDATED&resourceType=Topic&size=20' },
+        { name: 'actor=…&fromTimestamp=now-30d&size=20', query: `actor=${encodeURIComponent(actor.email)}&fromTimestamp=now-30d&size=20` },
       ];
     },
   };

@@ -84,6 +84,36 @@ function tree(root: number): number[] {
 /** How many processes the tree of `root` has now (the API in cluster mode: a primary and its workers). */
 export const processCount = (root: number) => tree(root).length;
 
+/** CPU time the tree of `root` has used, in clock ticks (1/100 s on Linux). */
+function cpuTicks(root: number): number {
+  let ticks = 0;
+  for (const pid of tree(root)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command (which may hold spaces): utime and stime are the 12th and 13th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch { /* ended meanwhile */ }
+  }
+  return ticks;
+}
+
+/**
+ * Resolves once the tree of `root` has used under a tenth of a core for half a second (a worker still starting
+ * would otherwise share the CPU with the first measurement), or after `maxMs`.
+ */
+export async function settle(root: number, maxMs = 60_000): Promise<void> {
+  if (!readable(`/proc/${root}/stat`)) return;
+  const until = Date.now() + maxMs;
+  let last = cpuTicks(root);
+  while (Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = cpuTicks(root);
+    if (now - last < 5) return;
+    last = now;
+  }
+}
+
 function rssKiB(pid: number): number {
   try {
     return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);

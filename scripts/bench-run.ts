@@ -2,7 +2,7 @@
  * One measured scenario: bench-load.ts started as its own process with the scenario on stdin, the target's process
  * tree sampled for RSS meanwhile, the outcome as a table row.
  */
-import { sampleRss, spawnScript, stopChild, tailOf } from './bench-procs';
+import { sampleRss, settle, spawnScript, stopChild, tailOf } from './bench-procs';
 
 export interface LoadSpec {
   /** The origin, e.g. http://127.0.0.1:8080. */
@@ -38,24 +38,42 @@ export interface Row {
   statuses: Record<string, number>;
 }
 
-/** Runs `spec` against a server whose process is `pid` (its tree's RSS is the row's). */
-export async function runScenario(scenario: string, size: string, spec: LoadSpec, pid: number | undefined): Promise<Row> {
-  process.stderr.write(`  ${scenario} (${size})…`);
+/** bench-load.ts with `spec`: autocannon's result. */
+async function loadProcess(name: string, spec: LoadSpec): Promise<Record<string, any>> {
   const child = spawnScript('scripts/bench-load.ts', {}, 'pipe');
   const tail = tailOf(child);
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString('utf8'); });
-  const stopSampling = sampleRss(pid);
   child.stdin!.end(JSON.stringify(spec));
   const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
-  const rss = stopSampling();
   await stopChild(child);
-  if (code !== 0) throw new Error(`bench-load for ${scenario} exited with ${code}:\n${tail()}`);
-  const r = JSON.parse(out) as Record<string, any>;
+  if (code !== 0) throw new Error(`bench-load for ${name} exited with ${code}:\n${tail()}`);
+  return JSON.parse(out) as Record<string, any>;
+}
+
+/**
+ * Load nobody measures, after a start: V8 compiles the hot paths and the pools fill, so the first scenario's
+ * numbers (the baseline of the size ratios) are not a cold process's.
+ */
+export async function warmUp(name: string, spec: LoadSpec, pid: number): Promise<void> {
+  await settle(pid);
+  process.stderr.write(`  warming up ${name} for ${spec.duration} s\n`);
+  await loadProcess(`warming up ${name}`, { ...spec, warmup: 0 });
+}
+
+/** Runs `spec` against a server whose process is `pid` (its tree's RSS is the row's). */
+export async function runScenario(scenario: string, size: string, spec: LoadSpec, pid: number | undefined): Promise<Row> {
+  process.stderr.write(`  ${scenario} (${size})…`);
+  const stopSampling = sampleRss(pid);
+  const r = await loadProcess(scenario, spec).catch((err: unknown) => {
+    stopSampling();
+    throw err;
+  });
+  const rss = stopSampling();
   const statuses: Record<string, number> = Object.fromEntries(Object.entries((r.statusCodeStats ?? {}) as Record<string, { count: number }>).map(([s, v]) => [s, Number(v.count)]));
   if (r.errors) statuses.socket = r.errors;
   const row: Row = {
-    scenario, size, rps: r.requests.total / r.duration, p50: r.precise.p50, p99: r.precise.p99, errors: r.non2xx + r.errors, rss, statuses,
+    scenario, size, rps: r.requests.total / r.duration, p50: r.precise.p50 ?? NaN, p99: r.precise.p99 ?? NaN, errors: r.non2xx + r.errors, rss, statuses,
   };
   process.stderr.write(` ${Math.round(row.rps)} req/s, p50 ${row.p50.toFixed(1)} ms${row.errors ? `, ${row.errors} errors ${JSON.stringify(statuses)}` : ''}\n`);
   return row;

@@ -3,6 +3,7 @@
  * settings, the bench's database) with its cold start timed, and the bare baseline (bench-bare.ts).
  */
 import type { ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Api } from './bench-api';
 import { freePort } from './embedded-postgres';
@@ -22,6 +23,8 @@ export interface ColdStart {
 }
 
 const START_TIMEOUT_MS = 180_000;
+// A fixed key (as replicas share one): the signing keys a run seals in a DATABASE_URL database open on the next run.
+const ENCRYPTION_KEY = createHash('sha256').update('npm run bench').digest('base64');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Resolves with the status of GET `url`, or null while nothing listens. */
@@ -60,7 +63,7 @@ export async function startApi(env: { databaseUrl: string; dataDir: string; work
   const child = spawnScript('scripts/start.ts', {
     NODE_ENV: 'production', DATABASE_URL: env.databaseUrl, DATA_DIR: env.dataDir, PORT: String(port), LOG_LEVEL: 'warn',
     BOOTSTRAP_TENANT: client.tenant, BOOTSTRAP_ADMIN_EMAIL: client.email, BOOTSTRAP_ADMIN_PASSWORD: client.password,
-    WORKERS: String(env.workers),
+    WORKERS: String(env.workers), ENCRYPTION_KEY,
   });
   const { check } = guard(child, 'the API (scripts/start.ts)');
   try {

@@ -1,86 +1,230 @@
 /**
- * `npm run bench`: latency, throughput and memory of the main read/write paths against the real stack
- * (embedded PostgreSQL unless DATABASE_URL is set). Loopback only; bounded request counts. Prints a table.
+ * `npm run bench`: the project's performance record (issue 15). The API runs as `npm start` runs it, a child process
+ * on the bench's database (embedded PostgreSQL in a temporary directory, or DATABASE_URL: an empty database, or one
+ * a previous bench filled); load comes from autocannon in another process (bench-load.ts); a bare Express + pg
+ * server (bench-bare.ts) reads the same table in the same run as the baseline. The bench tenant grows to each of
+ * BENCH_SIZES streams (each with a stream config) and the size-dependent reads are timed at each; the other
+ * scenarios run at the largest size. Prints a markdown table with the goals; BENCH_OUT also gets it.
+ *
+ * BENCH_SIZES (1000,100000,1000000), BENCH_AUDIT_SIZES (10000,1000000; BENCH_AUDIT=0 skips), BENCH_DURATION seconds
+ * per scenario (10), BENCH_WARMUP seconds before each, not counted (1), BENCH_CONNECTIONS (32), BENCH_GRANTS pending
+ * grants approved (3000), BENCH_ROUNDS of bare/ours GET item (2), BENCH_START_WARMUP seconds of untimed load on a
+ * server just started (5).
+ * A quick try: BENCH_SIZES=1000,5000 BENCH_AUDIT_SIZES=1000,5000 BENCH_DURATION=2 npm run bench
  */
-import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../server/config';
+import { Op, QueryTypes, type Sequelize } from 'sequelize';
+import { initModels, type Models } from '../models';
 import { openDatabase } from '../models/db';
 import { migrate } from '../models/migrator';
-import { bootstrap } from '../models/bootstrap';
-import { startServer } from '../server/server';
-import { startEmbeddedPostgres } from './embedded-postgres';
-import { measure, report } from './bench-run';
-import { benchAudit } from './bench-audit';
+import { Api } from './bench-api';
+import { auditHistory } from './bench-audit';
+import { createFixtures, pendingGrants } from './bench-fixtures';
+import { killAllNow, processCount, stopAll } from './bench-procs';
+import { runScenario, warmUp, type LoadSpec, type Row } from './bench-run';
+import { seededName, seedStreams } from './bench-seed';
+import { startApi, startBare, type ColdStart, type Server } from './bench-service';
+import { goalsOf, setGrowthRatios } from './bench-goals';
+import { coldStartTable, goalList, scenarioTable, sizeLabel } from './bench-table';
+import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-
-const dataDir = mkdtempSync(path.join(tmpdir(), 'pms-bench-'));
-chmodSync(dataDir, 0o755);
-const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(dataDir, 'bench');
-const sequelize = openDatabase(process.env.DATABASE_URL ?? embedded!.url);
-await migrate(sequelize);
-const config = { ...loadConfig({}), port: 0, dataDir };
-const server = await startServer({ config, sequelize, host: '127.0.0.1' });
-const seeded = await bootstrap(server.models, { tenant: 'bench', email: 'bench@bench.local' });
-const api = `${server.url}/api`;
-// Access tokens live 5 minutes, less than the audit part takes: it logs in again for each query.
-async function login(username = 'bench@bench.local', password = seeded!.password): Promise<Record<string, string>> {
-  const tokenRes = await fetch(`${server.authUrl}/realms/bench/protocol/openid-connect/token`, {
-    method: 'POST', body: new URLSearchParams({ client_id: 'self-service', grant_type: 'password', username, password }),
-  });
-  const token = ((await tokenRes.json()) as { access_token: string }).access_token;
-  return { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+function sizes(name: string, fallback: string): number[] {
+  const list = (process.env[name] || fallback).split(',').map(Number);
+  if (!list.every((n) => Number.isInteger(n) && n > 0)) throw new Error(`${name} must be positive whole numbers, comma-separated`);
+  return [...new Set(list)].sort((a, b) => a - b);
 }
-const headers = await login();
-// A user without roles: the audit history shows it only what it may see, through the visibility subqueries.
-const member = { email: 'member@bench.local', password: 'member-bench-password' };
-const memberRes = await fetch(`${api}/users`, { method: 'POST', headers, body: JSON.stringify({ firstName: 'Bench', lastName: 'Member', emailAddress: member.email, password: member.password, roles: [] }) });
-if (memberRes.status !== 201) throw new Error(`creating the bench member: ${memberRes.status} ${await memberRes.text()}`);
+const SIZES = sizes('BENCH_SIZES', '1000,100000,1000000');
+const AUDIT_SIZES = process.env.BENCH_AUDIT === '0' ? [] : sizes('BENCH_AUDIT_SIZES', '10000,1000000');
+const DURATION = Number(process.env.BENCH_DURATION || 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
+const GRANTS = Number(process.env.BENCH_GRANTS || 3000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
+const START_WARMUP = Number(process.env.BENCH_START_WARMUP ?? 5);
+const TENANT = 'bench';
+const EMAIL = 'admin@bench.local';
+const PASSWORD = 'bench-Admin-passw0rd';
 
-let counter = 0;
-const run = async (name: string, request: () => Promise<Response>, concurrency = CONCURRENCY): Promise<void> =>
-  report(name, await measure(request, REQUESTS, concurrency));
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pms-bench-'));
+// PostgreSQL runs as another user when we are root: it must reach its cluster below this directory.
+chmodSync(dataDir, 0o755);
+let embedded: EmbeddedDb | undefined;
+let models: Models | undefined;
+let cleaning: Promise<void> | undefined;
+let interrupted = false;
+const cleanup = () => (cleaning ??= (async () => {
+  await stopAll();
+  await models?.sequelize.close().catch(() => undefined);
+  await embedded?.stop().catch(() => undefined);
+  rmSync(dataDir, { recursive: true, force: true });
+})());
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    process.stderr.write(`\n${signal}: stopping the servers and the database…\n`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+process.once('exit', () => {
+  killAllNow();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
-console.log(`requests per case ${REQUESTS}, concurrency ${CONCURRENCY}, database ${sequelize.getDialect()}`);
-await run('POST /clusters', () => fetch(`${api}/clusters`, { method: 'POST', headers, body: JSON.stringify({ name: `c-${counter++}`, bootstrapServers: ['b:9092'] }) }));
-const first = ((await (await fetch(`${api}/clusters?size=1`, { headers })).json()) as any)._embedded.clusters[0];
-await run('GET /clusters/{id}', () => fetch(first._links.self.href, { headers }));
-await run('GET /clusters?size=20', () => fetch(`${api}/clusters?size=20&page=${counter++ % 50}`, { headers }));
-await run('GET /clusters?size=200&sort', () => fetch(`${api}/clusters?size=200&sort=name,desc`, { headers }));
-// Distinct rows: concurrent PATCHes of one row are meant to lose with 409 (optimistic locking).
-const all = ((await (await fetch(`${api}/clusters?size=${REQUESTS}`, { headers })).json()) as any)._embedded.clusters as Array<{ _links: { self: { href: string } } }>;
-let row = 0;
-await run('PATCH /clusters/{id}', () => fetch(all[row++ % all.length]._links.self.href, { method: 'PATCH', headers, body: JSON.stringify({ description: `d${counter++}` }) }));
+const log = (text: string) => process.stderr.write(`${text}\n`);
+const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
 
+async function databaseName(sequelize: Sequelize): Promise<string> {
+  const [{ v }] = await sequelize.query<{ v: string }>('SELECT VERSION() AS v', { type: QueryTypes.SELECT });
+  const short = sequelize.getDialect() === 'postgres' ? `PostgreSQL ${/PostgreSQL ([\d.]+)/.exec(v)?.[1] ?? v}` : `${sequelize.getDialect()} ${v}`;
+  return embedded ? `${short} (embedded)` : short;
+}
 
-// The AsyncAPI document of one deployed stream, asked for again and again (the cached path), alone and under load.
-const post = async (p: string, body: unknown) => {
-  const res = await fetch(`${api}${p}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  if (res.status !== 201) throw new Error(`${p}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as any;
-};
-const me = (await (await fetch(`${api}/user`, { headers })).json()) as any;
-const group = await post('/groups', { name: 'Bench Owners', members: [me.uid] });
-const instance = await post('/instances', { name: 'Bench Instance', shortName: 'bench', clusters: all.slice(0, 2).map((c) => c._links.self.href) });
-const environment = await post('/environments', { name: 'bench-dev', shortName: 'dev', instance: instance.uid, owners: group.uid });
-const fields = Array.from({ length: 20 }, (_, i) => ({ name: `f${i}`, type: i % 2 ? 'string' : { type: 'long', logicalType: 'timestamp-millis' } }));
-const version = await post('/schemas/upload', { schema: JSON.stringify({ type: 'record', name: 'BenchEvent', namespace: 'io.bench', fields }), version: '1' });
-const stream = await post('/streams', { name: 'bench-events', keyType: 'String', valueType: 'AVRO', valueSchema: version.schemaUid, owners: group.uid });
-const streamConfig = await post('/stream_configs', { stream: stream.uid, environment: environment.uid, valueSchemaVersion: version.id });
-const asyncapi = `${api}/stream_configs/${streamConfig.uid}/asyncapi`;
-// One at a time, beside what any authenticated read costs (the floor the document is built on).
-await run('GET /info c=1', () => fetch(`${api}/info`), 1);
-await run('GET /user c=1', () => fetch(`${api}/user`, { headers }), 1);
-await run('GET asyncapi (json) c=1', () => fetch(asyncapi, { headers }), 1);
-await run('GET asyncapi (yaml) c=1', () => fetch(asyncapi, { headers: { ...headers, Accept: 'application/yaml' } }), 1);
-await run('GET asyncapi (json)', () => fetch(asyncapi, { headers }));
+async function main(): Promise<string> {
+  const databaseUrl = process.env.DATABASE_URL || (embedded = await startEmbeddedPostgres(dataDir, 'bench')).url;
+  const sequelize = openDatabase(databaseUrl);
+  models = initModels(sequelize);
+  await migrate(sequelize);
+  const cpus = os.cpus();
+  const dirty = git('status', '--porcelain').length > 0 ? ' (with uncommitted changes)' : '';
+  const header = `machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB · date: ${new Date().toISOString()} · commit: ${git('rev-parse', '--short', 'HEAD')}${dirty} · database: ${await databaseName(sequelize)}`;
+  log(header);
 
-if (process.env.BENCH_AUDIT !== '0') await benchAudit({ models: server.models, api, login: (asMember = false) => (asMember ? login(member.email, member.password) : login()), requests: REQUESTS });
+  const start = (workers: number) => startApi({ databaseUrl, dataDir, workers }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD));
+  log('first start of the API (creates the bench tenant)…');
+  const first = await start(1);
+  await first.server.stop();
+  log('second start, timed…');
+  let { server: service, cold, api } = await start(1);
+  const starts: [string, ColdStart][] = [['first (on a fresh database: creates the tenant), WORKERS=1', first.cold], ['second (measured), WORKERS=1', cold]];
+  const bare = sequelize.getDialect() === 'postgres' ? await startBare(databaseUrl) : undefined;
+  const fixtures = await createFixtures(api, models);
+  const notes: string[] = [];
 
-await server.close();
-await sequelize.close();
-if (embedded) await embedded.stop();
-rmSync(dataDir, { recursive: true, force: true });
+  const rows: Row[] = [];
+  const load = async (scenario: string, size: string, spec: Omit<LoadSpec, 'url' | 'connections'> & { connections?: number }, target: Server = service) => {
+    const row = await runScenario(scenario, size, { url: target.origin, connections: CONNECTIONS, duration: DURATION, warmup: WARMUP, ...spec }, target.pid);
+    rows.push(row);
+    return row;
+  };
+  const read = async (scenario: string, size: string, paths: string[], connections?: number) => load(scenario, size, { paths, headers: await api.headers(), ...(connections ? { connections } : {}) });
+
+  const warm = async (name: string, target: Server, paths: string[], headers?: Record<string, string>) => {
+    if (START_WARMUP > 0) await warmUp(name, { url: target.origin, connections: CONNECTIONS, duration: START_WARMUP, paths, headers }, target.pid);
+  };
+  const seeded = { tenantUid: fixtures.tenantUid, nameKey: { [Op.like]: 'bench-%' } };
+  const uids = async (limit: number, direction: 'ASC' | 'DESC') =>
+    (await models!.Stream.findAll({ attributes: ['uid'], where: seeded, order: [['uid', direction]], limit })).map((r) => r.uid as string);
+
+  const LISTS = ['GET /api/streams?page=0&size=20&sort=name,asc', 'GET /api/stream_configs?page=0&size=20&sort=created_at,desc'];
+  const FIND = 'GET /api/streams/search/findByName?name=… (50 names)';
+  for (const size of SIZES) {
+    const seeding = await seedStreams(models, fixtures.seed, size);
+    if (seeding.rows) notes.push(`seeding ${seeding.rows} streams + ${seeding.rows} stream configs up to ${sizeLabel(size)}: ${seeding.seconds.toFixed(1)} s (${Math.round((2 * seeding.rows) / seeding.seconds)} rows/s)`);
+    log(`\n${sizeLabel(size)} streams:`);
+    const names = Array.from({ length: 50 }, (_, k) => seededName(Math.floor(((k + 0.5) * size) / 50)));
+    const finds = names.map((n) => `/api/streams/search/findByName?name=${encodeURIComponent(n)}`);
+    if (size === SIZES[0]) await warm('the API', service, [...LISTS.map((l) => l.slice(4)), ...finds, ...(await uids(100, 'ASC')).map((u) => `/api/streams/${u}`)], await api.headers());
+    for (const list of LISTS) await read(list, sizeLabel(size), [list.slice(4)]);
+    await read(FIND, sizeLabel(size), finds);
+  }
+
+  const largest = sizeLabel(SIZES[SIZES.length - 1]);
+  log(`\nat ${largest} streams:`);
+  const items = await uids(1000, 'ASC');
+  if (bare) await warm('bench-bare.ts', bare, items.map((u) => `/streams/${u}`));
+  // Bare and ours alternate, so a drift of the machine (heat, another tenant) shows in both.
+  const itemRounds = async (tag: string): Promise<{ bare: number; ours: number }> => {
+    const best = { bare: 0, ours: 0 };
+    for (let round = 1; round <= ROUNDS; round++) {
+      const b = bare && (await load(`GET /streams/{uid} bare${tag} #${round}`, largest, { paths: items.map((u) => `/streams/${u}`) }, bare));
+      const o = await read(`GET /api/streams/{uid}${tag} #${round}`, largest, items.map((u) => `/api/streams/${u}`));
+      if (b) o.ratio = o.rps / b.rps;
+      best.bare = Math.max(best.bare, b ? b.rps : 0);
+      best.ours = Math.max(best.ours, o.rps);
+    }
+    return best;
+  };
+  const item = await itemRounds('');
+
+  const asyncapi = `/api/stream_configs/${fixtures.asyncapiConfig}/asyncapi`;
+  const asyncapiAlone = await read('GET /api/stream_configs/{uid}/asyncapi c=1', largest, [asyncapi], 1);
+  await read(`GET /api/stream_configs/{uid}/asyncapi c=${CONNECTIONS}`, largest, [asyncapi]);
+  await read('GET /api/auth?action=STREAM_EDIT&resourceType=STREAM&resourceUid=…', largest, items.map((u) => `/api/auth?action=STREAM_EDIT&resourceType=STREAM&resourceUid=${u}`));
+  await load('POST token (password grant; hashes by design)', largest, {
+    method: 'POST', paths: [new URL(api.tokenUrl).pathname], body: api.tokenForm, headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  });
+  const run = Date.now().toString(36);
+  await load('POST /api/streams', largest, {
+    method: 'POST', paths: ['/api/streams'], headers: await api.headers(true),
+    body: JSON.stringify({ name: `new-${run}-{n}`, keyType: 'String', valueType: 'JSON', owners: fixtures.seed.ownersUid }),
+  });
+  // Distinct rows, round-robin: two PATCHes of one row at once may rightly lose with 409.
+  const patched = (await uids(20_000, 'DESC')).map((u) => `/api/streams/${u}`);
+  await load('PATCH /api/streams/{uid} description', largest, { method: 'PATCH', paths: patched, headers: await api.headers(true), body: JSON.stringify({ description: `patched by the bench {n}` }) });
+
+  const grants = await pendingGrants(api, models, fixtures, GRANTS);
+  await api.signIn();
+  await load(`PUT /api/application_access_grants/{id} (approve ${grants.length} pending)`, largest, {
+    method: 'PUT', paths: grants.map((g) => `/api/application_access_grants/${g}`), headers: await api.headers(true), body: '{}',
+    amount: grants.length, connections: Math.min(CONNECTIONS, grants.length),
+  });
+
+  const AUDIT: string[] = [];
+  if (AUDIT_SIZES.length) {
+    const history = auditHistory(models, fixtures.tenantUid, AUDIT_SIZES[AUDIT_SIZES.length - 1]);
+    for (const size of AUDIT_SIZES) {
+      const seeding = await history.seedTo(size);
+      if (seeding.rows) notes.push(`seeding ${seeding.rows} audit entries up to ${sizeLabel(size)} (plus 1 of another tenant per 50): ${seeding.seconds.toFixed(1)} s`);
+      log(`\n${sizeLabel(size)} audit entries:`);
+      for (const q of history.queries()) {
+        const scenario = `GET /api/audit-history?${q.name}`;
+        if (!AUDIT.includes(scenario)) AUDIT.push(scenario);
+        await read(scenario, sizeLabel(size), [`/api/audit-history?${q.query}`]);
+      }
+    }
+  }
+  // Before the restart with more workers: the goal is one process's (or WORKERS=1's tree's) memory.
+  const sampled = rows.filter((r) => r.rss && !r.scenario.includes('bare')).map((r) => r.rss!.tree);
+  const rss = sampled.length ? Math.max(...sampled) : null;
+
+  const workers = os.availableParallelism();
+  log(`\nWORKERS=${workers}:`);
+  await service.stop();
+  ({ server: service, cold, api } = await start(workers));
+  starts.push([`WORKERS=${workers}`, cold]);
+  const processes = processCount(service.pid);
+  notes.push(`WORKERS=${workers}: the API ran as ${processes} process${processes === 1 ? '' : 'es'}${processes === 1 && workers > 1 ? ' (scripts/start.ts does not read WORKERS yet)' : ''}`);
+  await warm(`the API with WORKERS=${workers}`, service, items.map((u) => `/api/streams/${u}`), await api.headers());
+  const parallel = await itemRounds(` WORKERS=${workers}`);
+
+  const growing = [{ scenarios: [...LISTS, FIND], limit: 1.3 }, { scenarios: AUDIT, limit: 1.5 }];
+  setGrowthRatios(rows, growing.flatMap((g) => g.scenarios));
+  const goals = goalsOf({ rows, item, growing, asyncapiAlone, cold: starts[1][1], starts: starts.map(([, c]) => c), rss });
+  if (bare) notes.push(`WORKERS=${workers} GET item req/s ours÷bare (best run of each): ${Math.round(parallel.ours)} ÷ ${Math.round(parallel.bare)} = ${(parallel.ours / parallel.bare).toFixed(2)}`);
+
+  return [
+    `# npm run bench`, '', header, '',
+    `${CONNECTIONS} connections unless the scenario says c=1, ${DURATION} s per scenario after ${WARMUP} s of warm-up (the approvals: each pending grant once, no warm-up). `
+    + 'Errors are non-2xx answers plus socket errors and timeouts. Ratio: on ours GET item rows, req/s ÷ the bare run just before; '
+    + 'on the size-dependent rows, p50 ÷ p50 at the smallest size. RSS: the API process and its children (or bench-bare.ts on bare rows), sampled every 250 ms.',
+    '', '## Cold start', '', coldStartTable(starts), '', '## Scenarios', '', scenarioTable(rows), '',
+    ...notes.map((n) => `- ${n}`), '', '## Goals', '', goalList(goals), '',
+  ].join('\n');
+}
+
+let exitCode = 0;
+try {
+  const markdown = await main();
+  process.stdout.write(markdown);
+  if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, markdown);
+} catch (err) {
+  // Stopping the servers on Ctrl-C fails the scenario under way: no news.
+  if (!interrupted) process.stderr.write(`\nbench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  exitCode = 1;
+} finally {
+  await cleanup();
+}
+process.exit(interrupted ? 130 : exitCode);

@@ -1,0 +1,48 @@
+/** The ratios of the size-dependent rows and issue 15's goals, judged from a finished run. */
+import type { Row } from './bench-run';
+import type { ColdStart } from './bench-service';
+import type { Goal } from './bench-table';
+
+/** Each row of these scenarios: p50 ÷ the p50 of the scenario's first (smallest) size. */
+export function setGrowthRatios(rows: Row[], scenarios: string[]): void {
+  for (const scenario of scenarios) {
+    const of = rows.filter((r) => r.scenario === scenario);
+    for (const r of of) r.ratio = r.p50 / of[0].p50;
+  }
+}
+
+function growth(rows: Row[], scenario: string, limit: number): Goal {
+  const of = rows.filter((r) => r.scenario === scenario);
+  const [a, b] = [of[0], of[of.length - 1]];
+  return { name: `${scenario} p50 ${b.size}÷${a.size} ≤ ${limit}`, value: `${b.p50.toFixed(1)} ÷ ${a.p50.toFixed(1)} ms = ${(b.p50 / a.p50).toFixed(2)}`, met: b.p50 / a.p50 <= limit };
+}
+
+export interface Outcome {
+  rows: Row[];
+  /** Best req/s of bare and of ours GET item with WORKERS=1; bare 0 when there was no baseline. */
+  item: { bare: number; ours: number };
+  /** Scenarios measured at more than one size, by the growth they may show. */
+  growing: { scenarios: string[]; limit: number }[];
+  asyncapiAlone: Row;
+  /** The measured (second) start, and all of them. */
+  cold: ColdStart;
+  starts: ColdStart[];
+  /** The largest API process-tree RSS with WORKERS=1, MiB; null without /proc. */
+  rss: number | null;
+}
+
+export function goalsOf(o: Outcome): Goal[] {
+  const ratio = o.item.ours / o.item.bare;
+  const mb = o.rss === null ? null : o.rss * 1.048576;
+  return [
+    {
+      name: 'GET item req/s ours÷bare ≥ 0.66 (best run of each, WORKERS=1)',
+      value: o.item.bare ? `${Math.round(o.item.ours)} ÷ ${Math.round(o.item.bare)} = ${ratio.toFixed(2)}` : 'no bare baseline on this database', met: o.item.bare ? ratio >= 0.66 : null,
+    },
+    ...o.growing.flatMap((g) => g.scenarios.filter((s) => o.rows.filter((r) => r.scenario === s).length > 1).map((s) => growth(o.rows, s, g.limit))),
+    { name: 'AsyncAPI c=1 p50 ≤ 5 ms', value: `${o.asyncapiAlone.p50.toFixed(2)} ms`, met: o.asyncapiAlone.p50 <= 5 },
+    { name: 'cold start ≤ 10 s (second start, spawn to first authenticated 200)', value: `${(o.cold.user / 1000).toFixed(2)} s`, met: o.cold.user <= 10_000 },
+    { name: 'a token at the first 200 of /api/info', value: o.starts.every((c) => c.tokenAtOnce) ? 'on every start' : 'not on every start', met: o.starts.every((c) => c.tokenAtOnce) },
+    { name: 'RSS ≤ 200 MB (max over the API process tree, WORKERS=1)', value: mb === null ? 'no /proc' : `${mb.toFixed(0)} MB (${o.rss!.toFixed(0)} MiB)`, met: mb === null ? null : mb <= 200 },
+  ];
+}
