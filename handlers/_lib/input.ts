@@ -110,10 +110,13 @@ export async function checkUnique(resource: Resource, ctx: RequestContext, value
     const attr = attributeOf(f);
     const value = values[attr];
     if (typeof value !== 'string' || (row && String(row.get(attr)).toLowerCase() === value.toLowerCase())) continue;
-    const column = (model.getAttributes() as Record<string, { field?: string }>)[attr]?.field ?? attr;
+    const attributes = model.getAttributes() as Record<string, { field?: string; _keyOf?: string }>;
+    // The lowercase twin (`name_key`) carries the unique index; LOWER(name) would scan every row of the tenant.
+    const twin = Object.keys(attributes).find((a) => attributes[a]._keyOf === attr);
+    const same = twin ? { [twin]: value.toLowerCase() } : sqlWhere(fn('LOWER', col(attributes[attr]?.field ?? attr)), value.toLowerCase());
     const scope = resource.scope ? {} : { tenantUid: ctx.principal.tenant.uid };
     const clash = await model.findOne({
-      where: { [Op.and]: [scope, sqlWhere(fn('LOWER', col(column)), value.toLowerCase()), ...(row ? [{ uid: { [Op.ne]: row.uid } }] : [])] },
+      where: { [Op.and]: [scope, same, ...(row ? [{ uid: { [Op.ne]: row.uid } }] : [])] },
       transaction,
     });
     if (clash) throw new ConflictError(`${f.name}: '${value}' already exists`);
