@@ -16,13 +16,23 @@ const running = new Set<ChildProcess>();
 const inherited = () => Object.fromEntries(['PATH', 'HOME', 'TMPDIR', 'LANG'].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!]));
 
 /** A TypeScript file of this repository under Node with the tsx loader: one process, so its RSS is the script's. */
-export function spawnScript(script: string, env: Record<string, string>, stdin: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script)], {
+export function spawnScript(script: string, env: Record<string, string>, stdin: 'ignore' | 'pipe' = 'ignore', nodeFlags: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(ROOT, script)], {
     cwd: ROOT, env: { ...inherited(), ...env }, stdio: [stdin, 'pipe', 'pipe'], detached: true,
   });
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
+}
+
+/**
+ * The node flags `npm start` runs with (package.json `scripts.start` is `node <flags> --import tsx scripts/start.ts`),
+ * so the bench measures the service exactly as it is started.
+ */
+export function startFlags(): string[] {
+  const start = String(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start).trim().split(/\s+/);
+  if (start[0] !== 'node' || start.at(-1) !== 'scripts/start.ts') throw new Error(`package.json scripts.start is not "node … scripts/start.ts": ${start.join(' ')}`);
+  return start.slice(1, -1).filter((flag, i, all) => flag !== '--import' && all[i - 1] !== '--import');
 }
 
 /** The last lines a child wrote, for the error that explains why it stopped. */

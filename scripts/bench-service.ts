@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Api } from './bench-api';
 import { freePort } from './embedded-postgres';
-import { spawnScript, stopChild, tailOf } from './bench-procs';
+import { spawnScript, startFlags, stopChild, tailOf } from './bench-procs';
 
 export interface Server { origin: string; pid: number; stop: () => Promise<void> }
 
@@ -64,7 +64,7 @@ export async function startApi(env: { databaseUrl: string; dataDir: string; work
     NODE_ENV: 'production', DATABASE_URL: env.databaseUrl, DATA_DIR: env.dataDir, PORT: String(port), LOG_LEVEL: 'warn',
     BOOTSTRAP_TENANT: client.tenant, BOOTSTRAP_ADMIN_EMAIL: client.email, BOOTSTRAP_ADMIN_PASSWORD: client.password,
     WORKERS: String(env.workers), ENCRYPTION_KEY,
-  });
+  }, 'ignore', startFlags());
   const { check } = guard(child, 'the API (scripts/start.ts)');
   try {
     const earlyAnswers: number[] = [];
