@@ -1,5 +1,5 @@
 /**
- * The baseline of `npm run bench`: what reading one stream costs with nothing of ours in the way. Express and a pg
+ * The baseline of `npm run bench`: what reading one stream (or cluster) costs with nothing of ours in the way. Express and a pg
  * Pool on the service's database and table, no auth, no validation, no HAL. DATABASE_URL (PostgreSQL) and PORT.
  */
 import express from 'express';
@@ -10,6 +10,11 @@ const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 }
 const app = express();
 app.get('/streams/:uid', async (req, res) => {
   const { rows } = await pool.query('SELECT * FROM streams WHERE uid = $1', [req.params.uid]);
+  if (rows.length === 0) res.status(404).json({ message: 'not found' });
+  else res.json(rows[0]);
+});
+app.get('/clusters/:uid', async (req, res) => {
+  const { rows } = await pool.query('SELECT * FROM clusters WHERE uid = $1', [req.params.uid]);
   if (rows.length === 0) res.status(404).json({ message: 'not found' });
   else res.json(rows[0]);
 });

@@ -136,11 +136,11 @@ async function main(): Promise<string> {
   const items = await uids(1000, 'ASC');
   if (bare) await warm('bench-bare.ts', bare, items.map((u) => `/streams/${u}`));
   // Bare and ours alternate, so a drift of the machine (heat, another tenant) shows in both.
-  const itemRounds = async (tag: string): Promise<{ bare: number; ours: number }> => {
+  const itemRounds = async (tag: string, collection = 'streams', ids = items): Promise<{ bare: number; ours: number }> => {
     const best = { bare: 0, ours: 0 };
     for (let round = 1; round <= ROUNDS; round++) {
-      const b = bare && (await load(`GET /streams/{uid} bare${tag} #${round}`, largest, { paths: items.map((u) => `/streams/${u}`) }, bare));
-      const o = await read(`GET /api/streams/{uid}${tag} #${round}`, largest, items.map((u) => `/api/streams/${u}`));
+      const b = bare && (await load(`GET /${collection}/{uid} bare${tag} #${round}`, largest, { paths: ids.map((u) => `/${collection}/${u}`) }, bare));
+      const o = await read(`GET /api/${collection}/{uid}${tag} #${round}`, largest, ids.map((u) => `/api/${collection}/${u}`));
       if (b) o.ratio = o.rps / b.rps;
       best.bare = Math.max(best.bare, b ? b.rps : 0);
       best.ours = Math.max(best.ours, o.rps);
@@ -148,6 +148,10 @@ async function main(): Promise<string> {
     return best;
   };
   const item = await itemRounds('');
+  // The issue's own measure: a resource without associations, where the item is one row and its links.
+  const clusterUids = (await models!.Cluster.findAll({ attributes: ['uid'], where: { tenantUid: fixtures.tenantUid } })).map((r) => r.uid as string);
+  const clusterItem = await itemRounds('', 'clusters', clusterUids);
+  notes.push(`GET /clusters/{uid} req/s ours÷bare (best run of each, WORKERS=1): ${Math.round(clusterItem.ours)} ÷ ${Math.round(clusterItem.bare)} = ${(clusterItem.ours / Math.max(clusterItem.bare, 1)).toFixed(2)}`);
 
   const asyncapi = `/api/stream_configs/${fixtures.asyncapiConfig}/asyncapi`;
   const asyncapiAlone = await read('GET /api/stream_configs/{uid}/asyncapi c=1', largest, [asyncapi], 1);
