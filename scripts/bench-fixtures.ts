@@ -1,6 +1,6 @@
 /**
  * What the bench tenant needs before seeding, made through the HTTP API as a user would (a group owning everything
- * with the admin as member, an instance, an environment, an AVRO schema with a stream deployed on it, an application
+ * with the admin as member, three clusters, an instance, an environment, an AVRO schema with a stream deployed on it, an application
  * with a principal there), and the pending access grants the approve scenario consumes. Each fixture found by name
  * is reused, so a second run on the same DATABASE_URL goes on where the first stopped.
  */
@@ -15,6 +15,8 @@ export interface Fixtures {
   tenantUid: string;
   environmentUid: string;
   applicationUid: string;
+  /** Three clusters: the GET item of a resource without associations. */
+  clusterUids: string[];
   /** The stream config whose AsyncAPI document is asked for: an AVRO value schema, version pinned. */
   asyncapiConfig: string;
   seed: StreamSeed;
@@ -31,6 +33,10 @@ export async function createFixtures(api: Api, models: Models): Promise<Fixtures
   const tenantUid = tenant.uid as string;
   const me = await api.call('GET', '/user');
   const owners = await once(models.Group, tenantUid, { nameKey: 'bench owners' }, () => api.call('POST', '/groups', { name: 'Bench Owners', members: [me.uid] }));
+  const clusterUids: string[] = [];
+  for (const name of ['bench-cluster-a', 'bench-cluster-b', 'bench-cluster-c']) {
+    clusterUids.push(await once(models.Cluster, tenantUid, { nameKey: name }, () => api.call('POST', '/clusters', { name, bootstrapServers: [`${name}:9092`] })));
+  }
   const instanceUid = await once(models.Instance, tenantUid, { shortNameKey: 'benchinst' }, () => api.call('POST', '/instances', { name: 'Bench Instance', shortName: 'benchinst' }));
   const environmentUid = await once(models.Environment, tenantUid, { shortNameKey: 'dev' }, () => api.call('POST', '/environments', { name: 'bench-dev', shortName: 'dev', instance: instanceUid, owners }));
 
@@ -56,7 +62,7 @@ export async function createFixtures(api: Api, models: Models): Promise<Fixtures
   const instance = (await models.Instance.findByPk(instanceUid))!;
   const names = { tenant: api.tenant, instance: instance.shortName as string, environment: environment.shortName as string };
   return {
-    tenantUid, environmentUid, applicationUid, asyncapiConfig,
+    tenantUid, environmentUid, applicationUid, clusterUids, asyncapiConfig,
     seed: {
       tenantUid, actor: api.email, ownersUid: owners,
       environment: { uid: environmentUid, partitions: Number(environment.partitions), retentionTime: Number(environment.retentionTime) },

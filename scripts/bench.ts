@@ -149,8 +149,7 @@ async function main(): Promise<string> {
   };
   const item = await itemRounds('');
   // The issue's own measure: a resource without associations, where the item is one row and its links.
-  const clusterUids = (await models!.Cluster.findAll({ attributes: ['uid'], where: { tenantUid: fixtures.tenantUid } })).map((r) => r.uid as string);
-  const clusterItem = await itemRounds('', 'clusters', clusterUids);
+  const clusterItem = await itemRounds('', 'clusters', fixtures.clusterUids);
   notes.push(`GET /clusters/{uid} req/s ours÷bare (best run of each, WORKERS=1): ${Math.round(clusterItem.ours)} ÷ ${Math.round(clusterItem.bare)} = ${(clusterItem.ours / Math.max(clusterItem.bare, 1)).toFixed(2)}`);
 
   const asyncapi = `/api/stream_configs/${fixtures.asyncapiConfig}/asyncapi`;
