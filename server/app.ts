@@ -14,7 +14,7 @@ import { discardBody, readBody } from './body';
 import { normaliseEnums } from './enum-input';
 import { errorReply, sendError } from './error-body';
 import { responseProblems } from './response-validator';
-import { deref, spec } from './spec';
+import { deref, spec, type Schema } from './spec';
 import { cacheRouting } from './router-cache';
 import { toValidationError } from './validation-errors';
 import { logger } from './logger';
@@ -30,6 +30,24 @@ export interface AppOptions {
 type Operation = { operationId: string; security?: unknown[]; requestBody?: { content: Record<string, unknown> }; parameters?: unknown[]; method: string; path: string };
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** What each request needs of its operation's declaration, dereferenced once per operation instead of per request. */
+interface OperationShape { queryNames: Set<string | undefined>; bodySchema: (mediaType: string | undefined) => Schema | undefined }
+const shapes = new WeakMap<Operation, OperationShape>();
+
+function shapeOf(operation: Operation): OperationShape {
+  let shape = shapes.get(operation);
+  if (shape) return shape;
+  const params = (operation.parameters ?? []).map((p) => deref(p) as { in?: string; name?: string } | undefined);
+  const content = operation.requestBody?.content ?? {};
+  const bodies = new Map(Object.entries(content).map(([type, media]) => [type, deref(media)?.schema]));
+  shape = {
+    queryNames: new Set(params.filter((p) => p?.in === 'query').map((p) => p?.name)),
+    bodySchema: (mediaType) => (bodies.has(mediaType ?? 'application/json') ? bodies.get(mediaType ?? 'application/json') : bodies.get('application/json')),
+  };
+  shapes.set(operation, shape);
+  return shape;
+}
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export async function createApp(options: AppOptions): Promise<express.Express> {
@@ -108,7 +126,7 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
     let mediaType: string | undefined;
     if (declared.length > 0) {
       ({ body, mediaType } = await readBody(req, declared, deps.config.maxBodyBytes));
-      const schema = deref(operation.requestBody?.content[mediaType ?? 'application/json'] ?? operation.requestBody?.content['application/json'])?.schema;
+      const schema = shapeOf(operation).bodySchema(mediaType);
       if (body !== undefined && mediaType !== 'text/uri-list') body = normaliseEnums(schema, body);
     } else {
       await discardBody(req, deps.config.maxBodyBytes);
@@ -141,8 +159,7 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
    * such as `{?projection}` that clients fill in, and a validator refusing them would break those clients.
    */
   function declaredQuery(operation: Operation, query: Query): Record<string, unknown> {
-    const params = (operation.parameters ?? []).map((p) => deref(p) as { in?: string; name?: string } | undefined);
-    const known = new Set(params.filter((p) => p?.in === 'query').map((p) => p?.name));
+    const known = shapeOf(operation).queryNames;
     return Object.fromEntries(Object.entries(query).filter(([name]) => known.has(name)));
   }
 
