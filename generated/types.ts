@@ -143,7 +143,9 @@ export interface paths {
          * @description Denies a Pending grant (Rejected; the stream's editors) or, as the Terraform provider relies on, revokes an
          *     Approved one (Revoked; the stream's or the application's editors). `reason` (may be `""`) becomes the grant's
          *     `comment`. Another status → 422 `Application Access Grant cannot be denied in status <Status>.`; a lost race →
-         *     409. Audited as APPLICATION_ACCESS_DENIED or APPLICATION_ACCESS_REVOKED (Application, `details.reason`).
+         *     409. An application editor whose deny (revoke) comes after another revoke gets that 422 too, not 403: the
+         *     grant was approved, so the caller had the right it used. Audited as APPLICATION_ACCESS_DENIED or
+         *     APPLICATION_ACCESS_REVOKED (Application, `details.reason`).
          */
         post: operations["denyApplicationAccessGrant"];
         delete?: never;

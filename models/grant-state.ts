@@ -50,9 +50,12 @@ const TERMINAL: readonly GrantStatus[] = ['Rejected', 'Revoked', 'Cancelled'];
 export function decide(status: GrantStatus, requested: GrantAction, caps: Capacities): Decision {
   const action = effectiveAction(requested, status);
   const rule = MOVES[action];
-  if (!rule.who.some((w) => caps[w])) {
-    const who = rule.who.map((w) => (w === 'approver' ? 'the stream editors' : 'the application editors')).join(' or ');
-    return { kind: 'forbidden', message: `Only ${who} may ${action} this access grant` };
+  // A revoked grant was approved: whoever could deny (revoke) it then has lost a race to another revoke, a 422 and
+  // not a 403 (the Terraform provider destroys a grant and its approval in parallel, both with `deny`).
+  const who = action === 'deny' && status === 'Revoked' ? MOVES.revoke.who : rule.who;
+  if (!who.some((w) => caps[w])) {
+    const names = who.map((w) => (w === 'approver' ? 'the stream editors' : 'the application editors')).join(' or ');
+    return { kind: 'forbidden', message: `Only ${names} may ${action} this access grant` };
   }
   const move = rule.moves.find((m) => m.from === status);
   if (move) return { kind: 'move', action, ...move };

@@ -384,6 +384,16 @@ describe('resource axual_application_access_grant Delete flow', () => {
     expect(await tfDestroyGrant(w.appOwner, 'fedcba9876543210fedcba9876543210')).toEqual({ calls: ['GET'] });
   });
 
+  it('a deny that comes after the revoke (the race above, in order): 422 for the application editors too, not 403', async () => {
+    const { id } = await tfCreate(await freshStream(), w.managed);
+    expect((await approveGrant(w.streamOwner, id)).status).toBe(200);
+    expect((await revokeOrDenyGrant(w.streamOwner, id, 'Revoked in terraform')).status).toBe(200);
+    const late = await revokeOrDenyGrant(w.appOwner, id, 'Revoked during terraform destroy');
+    expect(late.status, late.text).toBe(422);
+    expect(late.body.message ?? late.text).toContain('cannot be denied in status Revoked');
+    expect((await transitions(id)).filter((a) => a === 'APPLICATION_ACCESS_REVOKED')).toHaveLength(1);
+  });
+
   it('destroy of grant and approval in parallel: one revoke wins, the other re-reads Revoked and succeeds; one REVOKED entry', async () => {
     const { id } = await tfCreate(await freshStream(), w.managed);
     expect((await approveGrant(w.streamOwner, id)).status).toBe(200);

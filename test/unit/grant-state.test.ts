@@ -24,9 +24,12 @@ const EXPECTED: Record<GrantStatus, Record<GrantAction, string>> = {
   Cancelled: { approve: '422 approved Cancelled', deny: '422 denied Cancelled', cancel: 'unchanged', revoke: '422 revoked Cancelled' },
 };
 
-/** Who may: approve and deny a pending grant → approvers; cancel → app editors; revoke (and deny of an approved one) → both. */
+/**
+ * Who may: approve and deny a pending grant → approvers; cancel → app editors; revoke (and deny of an approved one)
+ * → both; deny of a revoked grant → both too (it was a revoke that lost a race: 422, not 403).
+ */
 function allowed(status: GrantStatus, action: GrantAction, caps: Capacities): boolean {
-  const revoking = action === 'revoke' || (action === 'deny' && status === 'Approved');
+  const revoking = action === 'revoke' || (action === 'deny' && (status === 'Approved' || status === 'Revoked'));
   if (revoking) return caps.approver || caps.appEditor;
   if (action === 'cancel') return caps.appEditor;
   return caps.approver;
