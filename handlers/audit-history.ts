@@ -3,11 +3,12 @@ import { isTenantAdmin } from '../auth/permissions';
 import { AUDIT_ACTIONS, OPEN_RESOURCE_TYPES, auditActionOf, auditResourceTypeOf } from '../models/audit-actions';
 import { AUDIT_VISIBLE_AS_VALUES, type AuditEventRow } from '../models/audit-event';
 import { parseTimeBound } from '../models/audit-time';
-import { countSlicesUpTo, findSlices, selectSql } from '../models/select-sql';
+import { findSlices, selectSql } from '../models/select-sql';
 import type { RequestContext } from './_lib/context';
 import { BadRequestError, NotFoundError, type SubError } from './_lib/errors';
 import { link, timestamp } from './_lib/hal';
-import { COUNT_WINDOW, pageInfo, pagingLinks, parsePage } from './_lib/paging';
+import { pageInfo, pagingLinks, parsePage } from './_lib/paging';
+import { boundedCount } from './_lib/store';
 import { uidOf } from './_lib/references';
 import { hal, plain, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
@@ -111,16 +112,12 @@ export const listAuditEvents: Handler = async (ctx) => {
   const matching = [{ tenantUid: ctx.principal.tenant.uid }, ...where];
   const slices = ((await visibleSlices(ctx, type)) ?? [{}]).map((slice) => ({ [Op.and]: [...matching, slice] }));
   const direction = page.sort[0]?.dir ?? 'DESC';
-  const offset = page.page * page.size;
-  const window = offset + page.size + COUNT_WINDOW;
   const model = ctx.models.AuditEvent;
-  const [rows, counted] = await Promise.all([
-    findSlices(model, slices, [['timestamp', direction], ['seq', direction]], page.size, offset),
-    countSlicesUpTo(model, slices, window + 1),
+  const [rows, { total, capped }] = await Promise.all([
+    findSlices(model, slices, [['timestamp', direction], ['seq', direction]], page.size, page.page * page.size),
+    boundedCount(model, slices, page),
   ]);
-  // Beyond the window the count is a lower bound: `next` still leads on, and no `last` claims to be the end.
-  const capped = counted > window;
-  const info = pageInfo(page, counted);
+  const info = pageInfo(page, total);
   const extra = QUERY_PARAMS.filter((p) => text(ctx.query[p]) !== undefined).map((p) => [p, String(ctx.query[p])] as [string, string]);
   const links = pagingLinks(`${ctx.base}/audit-history`, extra, page, info, capped);
   return hal({ _embedded: { events: rows.map((row) => render(ctx, row)) }, _links: links, page: info });

@@ -9,22 +9,22 @@ import type { Models } from './index';
 
 export interface Caller { tenant: Row; user: Row | null }
 
-type Built = { sql: string; columns: (model: 't' | 'u') => [alias: string, attribute: string][] };
+/** The statement and, per joined table, [column alias, attribute] pairs; built once per connection's models. */
+type Built = { sql: string; t: [string, string][]; u: [string, string][] };
 const statements = new WeakMap<Models, Built>();
 
 function build(models: Models): Built {
   const qi = models.sequelize.getQueryInterface();
   const q = (name: string) => qi.quoteIdentifier(name);
   const columnsOf = (model: ModelStatic<Row>, prefix: 't' | 'u') => Object.entries(model.getAttributes())
-    .map(([attribute, def]) => [`${prefix}_${attribute}`, attribute, def.field ?? attribute] as const);
+    .map(([attribute, def]) => ({ alias: `${prefix}_${attribute}`, attribute, select: `${prefix}.${q(def.field ?? attribute)} AS ${q(`${prefix}_${attribute}`)}` }));
   const tenant = columnsOf(models.Tenant as ModelStatic<Row>, 't');
   const user = columnsOf(models.User as ModelStatic<Row>, 'u');
-  const select = [...tenant.map(([alias, , field]) => `t.${q(field)} AS ${q(alias)}`), ...user.map(([alias, , field]) => `u.${q(field)} AS ${q(alias)}`)];
-  const sql = `SELECT ${select.join(', ')} FROM ${q(models.Tenant.getTableName() as string)} t`
+  const sql = `SELECT ${[...tenant, ...user].map((c) => c.select).join(', ')} FROM ${q(models.Tenant.getTableName() as string)} t`
     + ` LEFT JOIN ${q(models.User.getTableName() as string)} u ON u.${q('tenant_uid')} = t.${q('uid')} AND u.${q('uid')} = ?`
     + ` WHERE t.${q('short_name')} = ?`;
-  const pairs = { t: tenant.map(([alias, attribute]) => [alias, attribute] as [string, string]), u: user.map(([alias, attribute]) => [alias, attribute] as [string, string]) };
-  return { sql, columns: (m) => pairs[m] };
+  const pairs = (cols: typeof tenant) => cols.map((c) => [c.alias, c.attribute] as [string, string]);
+  return { sql, t: pairs(tenant), u: pairs(user) };
 }
 
 export async function findCaller(models: Models, realm: string, userUid: string): Promise<Caller | null> {
@@ -32,7 +32,7 @@ export async function findCaller(models: Models, realm: string, userUid: string)
   if (!built) statements.set(models, (built = build(models)));
   const [row] = await models.sequelize.query<Record<string, unknown>>(built.sql, { replacements: [userUid, realm], type: QueryTypes.SELECT });
   if (!row) return null;
-  const pick = (m: 't' | 'u') => Object.fromEntries(built!.columns(m).map(([alias, attribute]) => [attribute, row[alias]]));
+  const pick = (m: 't' | 'u') => Object.fromEntries(built![m].map(([alias, attribute]) => [attribute, row[alias]]));
   const tenant = models.Tenant.build(pick('t'), { raw: true, isNewRecord: false }) as Row;
   const user = row.u_uid === null || row.u_uid === undefined ? null : models.User.build(pick('u'), { raw: true, isNewRecord: false }) as Row;
   return { tenant, user };

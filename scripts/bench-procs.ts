@@ -72,7 +72,7 @@ export function killAllNow(): void {
 }
 
 /** A process and its descendants, through /proc/<pid>/task/<tid>/children (a child belongs to the thread that forked it). */
-function tree(root: number): number[] {
+export function tree(root: number): number[] {
   const pids = [root];
   for (let i = 0; i < pids.length; i++) {
     let tasks: string[];

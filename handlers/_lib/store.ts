@@ -1,5 +1,5 @@
 /** Generic reads: tenancy and visibility first, then the caller's filter, paging and related rows. */
-import { Op, type Transaction, type WhereOptions } from 'sequelize';
+import { Op, type Model, type ModelStatic, type Transaction, type WhereOptions } from 'sequelize';
 import type { Row } from '../../models/define';
 import type { RequestContext } from './context';
 import { BadRequestError, NotFoundError } from './errors';
@@ -36,9 +36,17 @@ export async function findPage(resource: Resource, ctx: RequestContext, where: W
   const rows = await model.findAll({ where: matching, order: orderOf(page), limit: page.size, offset });
   if (rows.length > 0 && rows.length < page.size) return { rows, total: offset + rows.length, capped: false };
   if (rows.length === 0 && offset === 0) return { rows, total: 0, capped: false };
-  const window = offset + page.size + COUNT_WINDOW;
-  const counted = await countSlicesUpTo(model, [matching], window + 1);
-  return { rows, total: counted, capped: counted > window };
+  return { rows, ...(await boundedCount(model, [matching], page)) };
+}
+
+/**
+ * The rows matching any of the disjoint `slices`, counted up to COUNT_WINDOW past the end of the page; `capped`
+ * when more match (the total is then a lower bound). Collections and the audit history count this one way.
+ */
+export async function boundedCount(model: ModelStatic<Model>, slices: WhereOptions[], page: PageRequest): Promise<{ total: number; capped: boolean }> {
+  const window = page.page * page.size + page.size + COUNT_WINDOW;
+  const counted = await countSlicesUpTo(model, slices, window + 1);
+  return { total: counted, capped: counted > window };
 }
 
 export async function findOneWhere(resource: Resource, ctx: RequestContext, where: WhereOptions): Promise<Row | null> {

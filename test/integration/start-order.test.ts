@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { tree } from '../../scripts/bench-procs';
 import { freePort } from '../../scripts/embedded-postgres';
 import { createRunDatabase } from '../support/run-database';
 
@@ -29,13 +30,8 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Every process below `pid` (tsx → the primary → its workers), from /proc. */
-function descendants(pid: number): number[] {
-  const file = `/proc/${pid}/task/${pid}/children`;
-  if (!existsSync(file)) return [];
-  const direct = readFileSync(file, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  return direct.flatMap((c) => [c, ...descendants(c)]);
-}
+/** Every process below `pid` (tsx → the primary → its workers). */
+const descendants = (pid: number) => tree(pid).slice(1);
 const leaves = (pid: number) => descendants(pid).filter((p) => descendants(p).length === 0);
 
 async function start(tenant: string, workers: number) {
