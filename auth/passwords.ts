@@ -1,4 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import pLimit from 'p-limit';
 
 /** Passwords and client secrets are stored as `scrypt$N$r$p$saltB64$hashB64` (CONTRACT §1.2). */
 const N = 16384;
@@ -14,10 +16,17 @@ const MAX_R = 32;
 const MAX_P = 16;
 const MAX_KEY_LENGTH = 256;
 
+/**
+ * One derivation per core at a time, the others wait in order. Each holds ~16 MiB and a libuv thread for tens of
+ * milliseconds: more at once finish no sooner on these cores, but a burst of sign-ins would take every libuv
+ * thread (file and DNS work waits behind them) and hold that memory several times over.
+ */
+const hashing = pLimit(availableParallelism());
+
 function derive(plain: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
+  return hashing(() => new Promise<Buffer>((resolve, reject) => {
     scrypt(plain.normalize('NFC'), salt, keyLength, options, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+  }));
 }
 
 const memoryFor = (n: number, r: number) => 256 * n * r; // scrypt needs ~128·N·r bytes; leave headroom

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { link } from './_lib/hal';
 import { hal, plain, type Handler } from './_lib/reply';
 import { spec } from '../server/spec';
+import { projectRoot as root } from '../server/project-root';
 
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; description: string };
 const specYaml = readFileSync(path.join(root, 'generated', 'openapi.yaml'), 'utf8');
 

@@ -3,7 +3,7 @@
  * `title` that names the Schema.
  */
 import Ajv, { type ErrorObject } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { normaliseJson, parseJsonText } from './json-text';
 import { SchemaParseError, type JsonSchemaDialect, type JsonSchemaDocument, type ParsedJsonSchema } from './types';
 

@@ -3,7 +3,7 @@
  * stopped with one signal and the terminal's Ctrl-C reaches only the bench), remembered until they exit, and
  * measured by the resident memory of their process tree as /proc tells it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,8 +16,12 @@ const running = new Set<ChildProcess>();
 const inherited = () => Object.fromEntries(['PATH', 'HOME', 'TMPDIR', 'LANG'].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!]));
 
 /** A TypeScript file of this repository under Node with the tsx loader: one process, so its RSS is the script's. */
-export function spawnScript(script: string, env: Record<string, string>, stdin: 'ignore' | 'pipe' = 'ignore', nodeFlags: string[] = []): ChildProcess {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(ROOT, script)], {
+export function spawnScript(script: string, env: Record<string, string>, stdin: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+  return spawnNode(['--import', 'tsx', path.join(ROOT, script)], env, stdin);
+}
+
+function spawnNode(args: string[], env: Record<string, string>, stdin: 'ignore' | 'pipe'): ChildProcess {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT, env: { ...inherited(), ...env }, stdio: [stdin, 'pipe', 'pipe'], detached: true,
   });
   running.add(child);
@@ -25,14 +29,25 @@ export function spawnScript(script: string, env: Record<string, string>, stdin: 
   return child;
 }
 
+/** `npm start`'s first step, package.json's `prestart`: the service's bundle (once per bench; not part of a cold start). */
+export function buildService(): void {
+  built ??= (execFileSync('npm', ['run', '--silent', 'prestart'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] }), true);
+}
+let built: true | undefined;
+
 /**
- * The node flags `npm start` runs with (package.json `scripts.start` is `node <flags> --import tsx scripts/start.ts`),
- * so the bench measures the service exactly as it is started.
+ * The service exactly as `npm start` runs it after the build: package.json's `start` (`[NAME=value …] node <flags>
+ * <bundle>`) with its environment and flags. Node directly rather than through npm, so the process measured is the
+ * service's.
  */
-export function startFlags(): string[] {
-  const start = String(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start).trim().split(/\s+/);
-  if (start[0] !== 'node' || start.at(-1) !== 'scripts/start.ts') throw new Error(`package.json scripts.start is not "node … scripts/start.ts": ${start.join(' ')}`);
-  return start.slice(1, -1).filter((flag, i, all) => flag !== '--import' && all[i - 1] !== '--import');
+export function spawnStart(env: Record<string, string>): ChildProcess {
+  const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
+  const words = scripts.start.trim().split(/\s+/);
+  const assignments = words.slice(0, words.indexOf('node')).map((w) => /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(w));
+  if (!words.includes('node') || assignments.some((a) => a === null)) throw new Error(`package.json scripts.start is not "[NAME=value …] node … <file>": ${scripts.start}`);
+  const start = words.slice(assignments.length);
+  const startEnv = Object.fromEntries(assignments.map((a) => [a![1], a![2]]));
+  return spawnNode([...start.slice(1, -1), path.join(ROOT, start.at(-1)!)], { ...startEnv, ...env }, 'ignore');
 }
 
 /** The last lines a child wrote, for the error that explains why it stopped. */

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Api } from './bench-api';
 import { freePort } from './embedded-postgres';
-import { spawnScript, startFlags, stopChild, tailOf } from './bench-procs';
+import { buildService, spawnScript, spawnStart, stopChild, tailOf } from './bench-procs';
 
 export interface Server { origin: string; pid: number; stop: () => Promise<void> }
 
@@ -56,16 +56,17 @@ function server(child: ChildProcess, origin: string): Server {
  * once (retried until it works, which is then a finding), then GET /api/user with it.
  */
 export async function startApi(env: { databaseUrl: string; dataDir: string; workers: number }, api: (origin: string) => Api): Promise<{ server: Server; cold: ColdStart; api: Api }> {
+  buildService();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
   const client = api(origin);
-  const child = spawnScript('scripts/start.ts', {
+  const child = spawnStart({
     NODE_ENV: 'production', DATABASE_URL: env.databaseUrl, DATA_DIR: env.dataDir, PORT: String(port), LOG_LEVEL: 'warn',
     BOOTSTRAP_TENANT: client.tenant, BOOTSTRAP_ADMIN_EMAIL: client.email, BOOTSTRAP_ADMIN_PASSWORD: client.password,
     WORKERS: String(env.workers), ENCRYPTION_KEY,
-  }, 'ignore', startFlags());
-  const { check } = guard(child, 'the API (scripts/start.ts)');
+  });
+  const { check } = guard(child, 'the API (npm start)');
   try {
     const earlyAnswers: number[] = [];
     for (;;) {

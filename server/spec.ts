@@ -1,11 +1,11 @@
 /** The bundled OpenAPI document, loaded once, with helpers to read dereferenced schemas from it. */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { projectRoot } from './project-root';
 
 export type Schema = Record<string, any>;
 
-const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'generated', 'openapi.json');
+const file = path.join(projectRoot, 'generated', 'openapi.json');
 export const specText = readFileSync(file, 'utf8');
 export const spec: Schema = JSON.parse(specText);
 

@@ -5,7 +5,7 @@ import type { RequestContext } from './context';
 import { BadRequestError, NotFoundError } from './errors';
 import { isNone, uidOf } from './references';
 import { COUNT_WINDOW, orderOf, type PageRequest } from './paging';
-import { countSlicesUpTo } from '../../models/select-sql';
+import { countSlicesUpTo, findByUidInTenant } from '../../models/select-sql';
 import type { AssociationDef, Resource } from './resource';
 
 export async function scopeOf(resource: Resource, ctx: RequestContext): Promise<WhereOptions> {
@@ -14,12 +14,21 @@ export async function scopeOf(resource: Resource, ctx: RequestContext): Promise<
   return visible ? { [Op.and]: [tenancy, visible] } : tenancy;
 }
 
+/** The scope is the caller's tenant and nothing more (most reads: no visibility rule, or the caller sees all). */
+function isTenantOnly(scope: WhereOptions, ctx: RequestContext): boolean {
+  const keys = Reflect.ownKeys(scope);
+  return keys.length === 1 && keys[0] === 'tenantUid' && (scope as { tenantUid: unknown }).tenantUid === ctx.principal.tenant.uid;
+}
+
 /** The row, or 404 when it does not exist or the caller may not see it (another tenant included). */
 export async function findVisible(resource: Resource, ctx: RequestContext, id: string, transaction?: Transaction): Promise<Row> {
   const uid = uidOf(id);
-  const row = uid === null ? null : await resource.model(ctx.models).findOne({
-    where: { [Op.and]: [{ uid }, await scopeOf(resource, ctx)] }, transaction,
-  });
+  const scope = uid === null ? undefined : await scopeOf(resource, ctx);
+  const tenantOnly = scope !== undefined && isTenantOnly(scope, ctx);
+  const model = resource.model(ctx.models);
+  const row = uid === null ? null
+    : tenantOnly ? await findByUidInTenant(model, uid, ctx.principal.tenant.uid, transaction)
+    : await model.findOne({ where: { [Op.and]: [{ uid }, scope!] }, transaction });
   if (!row) throw new NotFoundError(`${resource.itemRel} ${id} not found`);
   return row;
 }

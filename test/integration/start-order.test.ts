@@ -1,10 +1,10 @@
 /**
  * Issue 15: `npm start` answers nothing before it can serve. A client that waits for `/api/info` and then asks for
- * a token must get one: the first-start tenant exists before the port is open. The real start script, on fresh
- * databases of the suite's server, as one process and as a cluster of workers.
+ * a token must get one: the first-start tenant exists before the port is open. `npm start` itself (its build step
+ * and the bundle it runs), on fresh databases of the suite's server, as one process and as a cluster of workers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -23,14 +23,29 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+const alive = (pid: number) => {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+  } catch {
+    return false;
+  }
+};
+
+/** Waits until none of `pids` runs any more (30 s at most); returns those still running. */
+async function gone(pids: number[]): Promise<number[]> {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline && pids.some(alive);) await new Promise((r) => setTimeout(r, 50));
+  return pids.filter(alive);
 }
 
-/** Every process below `pid` (tsx → the primary → its workers). */
+/** SIGTERM to npm's whole process group, as a terminal's Ctrl-C or a supervisor's stop reaches it. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const all = [child.pid!, ...descendants(child.pid!)];
+  process.kill(-child.pid!, 'SIGTERM');
+  await gone(all);
+}
+
+/** Every process below `pid` (npm → the primary → its workers). */
 const descendants = (pid: number) => tree(pid).slice(1);
 const leaves = (pid: number) => descendants(pid).filter((p) => descendants(p).length === 0);
 
@@ -39,10 +54,10 @@ async function start(tenant: string, workers: number) {
   drops.push(db.drop);
   const port = await freePort();
   const password = `${tenant}-admin-password-1`;
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/start.ts'], {
+  const child = spawn('npm', ['start'], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), DATA_DIR: dataDir, BOOTSTRAP_TENANT: tenant, BOOTSTRAP_ADMIN_EMAIL: `admin@${tenant}.test`, BOOTSTRAP_ADMIN_PASSWORD: password, LOG_LEVEL: 'warn', WORKERS: String(workers) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'], detached: true,
   });
   children.push(child);
   let output = '';
@@ -97,9 +112,10 @@ describe('npm start', () => {
     }
     expect(output()).toContain('worker exited; starting another');
 
+    // The primary's own SIGTERM (npm does not pass signals on through its shell): it stops its workers and exits, and npm with it.
     const all = [child.pid!, ...descendants(child.pid!)];
-    await stop(child);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(all.filter((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '))).toEqual([]);
+    const primary = Number(readFileSync(`/proc/${workers[1]}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+    process.kill(primary, 'SIGTERM');
+    expect(await gone(all)).toEqual([]);
   }, 180_000);
 });
