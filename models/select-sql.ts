@@ -1,6 +1,7 @@
 /**
- * The SQL of a findAll, as text: for a subquery (`IN (…)`, `COUNT(*) FROM (… LIMIT n)`) that must stay in the
- * database and keep every dialect's quoting, column mapping and operators exactly as Sequelize writes them.
+ * SQL as text where findAll cannot say it or costs too much: the SQL of a findAll for a subquery (`IN (…)`,
+ * `COUNT(*) FROM (… LIMIT n)`) that must keep every dialect's quoting, column mapping and operators exactly as
+ * Sequelize writes them; and the read of one row by uid, built once per model.
  */
 import { QueryTypes, Utils, type FindOptions, type ModelStatic, type Model, type Transaction, type WhereOptions } from 'sequelize';
 

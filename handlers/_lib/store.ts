@@ -20,15 +20,18 @@ function isTenantOnly(scope: WhereOptions, ctx: RequestContext): boolean {
   return keys.length === 1 && keys[0] === 'tenantUid' && (scope as { tenantUid: unknown }).tenantUid === ctx.principal.tenant.uid;
 }
 
+/** The row with this uid if the caller may see it; a plain tenant scope takes the statement built once per model. */
+async function findByUid(resource: Resource, ctx: RequestContext, uid: string, transaction?: Transaction): Promise<Row | null> {
+  const scope = await scopeOf(resource, ctx);
+  const model = resource.model(ctx.models);
+  if (isTenantOnly(scope, ctx)) return findByUidInTenant(model, uid, ctx.principal.tenant.uid, transaction);
+  return model.findOne({ where: { [Op.and]: [{ uid }, scope] }, transaction });
+}
+
 /** The row, or 404 when it does not exist or the caller may not see it (another tenant included). */
 export async function findVisible(resource: Resource, ctx: RequestContext, id: string, transaction?: Transaction): Promise<Row> {
   const uid = uidOf(id);
-  const scope = uid === null ? undefined : await scopeOf(resource, ctx);
-  const tenantOnly = scope !== undefined && isTenantOnly(scope, ctx);
-  const model = resource.model(ctx.models);
-  const row = uid === null ? null
-    : tenantOnly ? await findByUidInTenant(model, uid, ctx.principal.tenant.uid, transaction)
-    : await model.findOne({ where: { [Op.and]: [{ uid }, scope!] }, transaction });
+  const row = uid === null ? null : await findByUid(resource, ctx, uid, transaction);
   if (!row) throw new NotFoundError(`${resource.itemRel} ${id} not found`);
   return row;
 }
@@ -68,7 +71,7 @@ export async function findOneWhere(resource: Resource, ctx: RequestContext, wher
  */
 export async function resolveBodyRef(target: Resource, ctx: RequestContext, field: string, value: unknown, transaction?: Transaction): Promise<Row> {
   const uid = uidOf(value);
-  const row = uid === null ? null : await target.model(ctx.models).findOne({ where: { [Op.and]: [{ uid }, await scopeOf(target, ctx)] }, transaction });
+  const row = uid === null ? null : await findByUid(target, ctx, uid, transaction);
   if (!row) {
     const shown = typeof value === 'string' ? value : JSON.stringify(value);
     throw new BadRequestError([`${field}: unknown ${target.itemRel} ${shown}`], [{ field, message: `unknown ${target.itemRel}`, rejectedValue: value }]);
