@@ -14,6 +14,7 @@ import * as m0012 from './0012-application-deployments';
 import * as m0013 from './0013-audit-queries';
 import * as m0014 from './0014-audit-order-indexes';
 import * as m0015 from './0015-page-order-indexes';
+import * as m0016 from './0016-audit-action-type-index';
 
 export const migrations = [
   { name: '0001-initial', ...m0001 },
@@ -31,4 +32,5 @@ export const migrations = [
   { name: '0013-audit-queries', ...m0013 },
   { name: '0014-audit-order-indexes', ...m0014 },
   { name: '0015-page-order-indexes', ...m0015 },
+  { name: '0016-audit-action-type-index', ...m0016 },
 ];
