@@ -6,6 +6,7 @@
 import { QueryTypes, type ModelStatic } from 'sequelize';
 import type { Row } from './define';
 import type { Models } from './index';
+import { selectColumns } from './select-sql';
 
 export interface Caller { tenant: Row; user: Row | null }
 
@@ -16,10 +17,8 @@ const statements = new WeakMap<Models, Built>();
 function build(models: Models): Built {
   const qi = models.sequelize.getQueryInterface();
   const q = (name: string) => qi.quoteIdentifier(name);
-  const columnsOf = (model: ModelStatic<Row>, prefix: 't' | 'u') => Object.entries(model.getAttributes())
-    .map(([attribute, def]) => ({ alias: `${prefix}_${attribute}`, attribute, select: `${prefix}.${q(def.field ?? attribute)} AS ${q(`${prefix}_${attribute}`)}` }));
-  const tenant = columnsOf(models.Tenant as ModelStatic<Row>, 't');
-  const user = columnsOf(models.User as ModelStatic<Row>, 'u');
+  const tenant = selectColumns(models.Tenant as ModelStatic<Row>, 't', 't_');
+  const user = selectColumns(models.User as ModelStatic<Row>, 'u', 'u_');
   const sql = `SELECT ${[...tenant, ...user].map((c) => c.select).join(', ')} FROM ${q(models.Tenant.getTableName() as string)} t`
     + ` LEFT JOIN ${q(models.User.getTableName() as string)} u ON u.${q('tenant_uid')} = t.${q('uid')} AND u.${q('uid')} = ?`
     + ` WHERE t.${q('short_name')} = ?`;

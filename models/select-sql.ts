@@ -45,7 +45,18 @@ export async function countSlicesUpTo(model: ModelStatic<Model>, slices: WhereOp
   return Math.min(Number(row.n), limit);
 }
 
-/** Per model: its row by primary key within one tenant, as findOne would select it (columns aliased to attributes). */
+/**
+ * A model's columns as a select list, each aliased to `<prefix><attribute>` (`table` qualifies them for a join):
+ * the hand-written statements read rows under the names findAll would give them.
+ */
+export function selectColumns(model: ModelStatic<Model>, table = '', prefix = ''): { alias: string; attribute: string; select: string }[] {
+  const q = (name: string) => model.sequelize!.getQueryInterface().quoteIdentifier(name);
+  return Object.entries(model.getAttributes() as Record<string, { field?: string }>).map(([attribute, def]) => ({
+    alias: `${prefix}${attribute}`, attribute, select: `${table ? `${table}.` : ''}${q(def.field ?? attribute)} AS ${q(`${prefix}${attribute}`)}`,
+  }));
+}
+
+/** Per model: its row by primary key within one tenant, as findOne would select it. */
 const byUidStatements = new WeakMap<ModelStatic<Model>, string>();
 
 function byUidStatement(model: ModelStatic<Model>): string {
@@ -53,16 +64,15 @@ function byUidStatement(model: ModelStatic<Model>): string {
   if (sql) return sql;
   const q = (name: string) => model.sequelize!.getQueryInterface().quoteIdentifier(name);
   const attributes = model.getAttributes() as Record<string, { field?: string }>;
-  const columns = Object.entries(attributes).map(([name, def]) => (def.field && def.field !== name ? `${q(def.field)} AS ${q(name)}` : q(name)));
   const column = (name: string) => q(attributes[name].field ?? name);
-  sql = `SELECT ${columns.join(', ')} FROM ${q(model.getTableName() as string)} WHERE ${column('uid')} = ? AND ${column('tenantUid')} = ?`;
+  sql = `SELECT ${selectColumns(model).map((c) => c.select).join(', ')} FROM ${q(model.getTableName() as string)} WHERE ${column('uid')} = ? AND ${column('tenantUid')} = ?`;
   byUidStatements.set(model, sql);
   return sql;
 }
 
 /**
- * The row with this uid in this tenant, or null: the read behind every GET of an item, as one prepared text instead
- * of findOne's option cloning and WHERE building on each call.
+ * The row with this uid in this tenant, or null: the read behind every GET of an item, its SQL text built once per
+ * model instead of findOne's option cloning and WHERE building on each call.
  */
 export async function findByUidInTenant<M extends Model>(model: ModelStatic<M>, uid: string, tenantUid: string, transaction?: Transaction): Promise<M | null> {
   const sql = byUidStatement(model as ModelStatic<Model>);
