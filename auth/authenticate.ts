@@ -11,16 +11,17 @@ import { createPublicKeyLookup, KeySourceUnavailableError, UnknownSigningKeyErro
 import type { KeyStore } from './keys';
 import { issuerOf, realmOfIssuer } from './tokens';
 import { createVerifiedTokenCache } from './verified-tokens';
-import { findCaller, type Caller } from '../models/caller';
+import { findCaller, type Caller, type ItemWanted } from '../models/caller';
 
 export type Headers = Record<string, string | string[] | undefined>;
-export type Authenticate = (headers: Headers) => Promise<Principal>;
+/** `item`: a row the request reads by uid, fetched in the caller's round trip (models/caller) where possible. */
+export type Authenticate = (headers: Headers, item?: ItemWanted) => Promise<Principal>;
 
 /** Verified claims of an access token; `sub` and `exp` are guaranteed present. */
 export type AccessClaims = JwtPayload & { sub: string; exp: number };
 
 /** Embedded issuer: the realm's tenant and its user whose uid is the token's `sub` (null: no such user). */
-export type CallerLookup = (realm: string, userUid: string) => Promise<Caller | null>;
+export type CallerLookup = (realm: string, userUid: string, item?: ItemWanted) => Promise<Caller | null>;
 
 /**
  * External IdP: finds the user a verified token speaks for; null answers 401. Stored subject, then email
@@ -33,7 +34,7 @@ const CLOCK_TOLERANCE_SECONDS = 30;
 /** Turns `Authorization: Bearer <jwt>` into a Principal, or throws 401 (CONTRACT §1.3). */
 /** `findCaller` reads the tenant and user of a request (models/caller); tests without a database pass their own. */
 export function createAuthenticator(deps: Deps & { keys?: KeyStore; findCaller?: CallerLookup }): Authenticate {
-  const lookupCaller: CallerLookup = deps.findCaller ?? ((realm, sub) => findCaller(deps.models, realm, sub));
+  const lookupCaller: CallerLookup = deps.findCaller ?? ((realm, sub, item) => findCaller(deps.models, realm, sub, item));
   const external = deps.config.externalAuthUrl !== undefined;
   const embeddedKeys = external ? undefined : deps.keys;
   const publicKeyOf = createPublicKeyLookup({ authUrl: deps.authUrl, keys: embeddedKeys });
@@ -62,7 +63,7 @@ export function createAuthenticator(deps: Deps & { keys?: KeyStore; findCaller?:
     return key;
   }
 
-  return async function authenticate(headers: Headers): Promise<Principal> {
+  return async function authenticate(headers: Headers, item?: ItemWanted): Promise<Principal> {
     const token = bearerToken(headers);
     let known = verified.get(token);
     let realm: string;
@@ -83,7 +84,7 @@ export function createAuthenticator(deps: Deps & { keys?: KeyStore; findCaller?:
       throw rejected('Token realm does not match the Realm header');
     }
     // Embedded issuer: the tenant and the user in one query (models/caller); the claims are not trusted until verified.
-    const caller = resolveUser ? await tenantOnly(realm) : await lookupCaller(realm, typeof payload.sub === 'string' ? payload.sub : '');
+    const caller = resolveUser ? await tenantOnly(realm) : await lookupCaller(realm, typeof payload.sub === 'string' ? payload.sub : '', item);
     if (!caller) throw rejected('Unknown realm');
 
     if (!known) {
@@ -99,6 +100,7 @@ export function createAuthenticator(deps: Deps & { keys?: KeyStore; findCaller?:
       roles: new Set<string>(user.roles as string[]),
       email: user.email as string,
       fullName: fullName(user as unknown as Parameters<typeof fullName>[0]),
+      ...(item && caller.item !== undefined ? { prefetched: { ...item, row: caller.item } } : {}),
     };
   };
 
@@ -121,6 +123,8 @@ function bearerToken(headers: Headers): string {
 
 /** Node lowercases header names, but callers may pass any record; repeated headers count by their first value. */
 function headerValue(headers: Headers, name: string): string | undefined {
+  const direct = headers[name];
+  if (direct !== undefined) return Array.isArray(direct) ? direct[0] : direct;
   for (const [key, value] of Object.entries(headers)) {
     if (key.toLowerCase() !== name) continue;
     return Array.isArray(value) ? value[0] : value;

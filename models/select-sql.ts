@@ -56,16 +56,42 @@ export function selectColumns(model: ModelStatic<Model>, table = '', prefix = ''
   }));
 }
 
+/** An attribute's column, quoted for the model's dialect. */
+export function columnOf(model: ModelStatic<Model>, attribute: string): string {
+  return model.sequelize!.getQueryInterface().quoteIdentifier((model.getAttributes() as Record<string, { field?: string }>)[attribute].field ?? attribute);
+}
+
+/** A model instance from a row read under selectColumns' aliases, as findAll would build it. */
+export function buildAliased<M extends Model>(model: ModelStatic<M>, columns: { alias: string; attribute: string }[], row: Record<string, unknown>): M {
+  return model.build(Object.fromEntries(columns.map((c) => [c.attribute, row[c.alias]])) as never, { raw: true, isNewRecord: false });
+}
+
+/** Per model: its rows by a list of primary keys, as findAll would select them (no tenant: references are by uid). */
+const byUidsStatements = new WeakMap<ModelStatic<Model>, string>();
+
+/**
+ * The rows with these uids, in no particular order: the targets of to-one references, read for a page or an item
+ * with their SQL text built once per model instead of findAll's option cloning and WHERE building on each call.
+ */
+export async function findByUids<M extends Model>(model: ModelStatic<M>, uids: string[], transaction?: Transaction): Promise<M[]> {
+  if (uids.length === 0) return [];
+  let sql = byUidsStatements.get(model as ModelStatic<Model>);
+  if (!sql) {
+    const table = model.sequelize!.getQueryInterface().quoteIdentifier(model.getTableName() as string);
+    sql = `SELECT ${selectColumns(model as ModelStatic<Model>).map((c) => c.select).join(', ')} FROM ${table} WHERE ${columnOf(model as ModelStatic<Model>, 'uid')} IN (?)`;
+    byUidsStatements.set(model as ModelStatic<Model>, sql);
+  }
+  return model.sequelize!.query(sql, { replacements: [uids], model, mapToModel: true, transaction }) as Promise<M[]>;
+}
+
 /** Per model: its row by primary key within one tenant, as findOne would select it. */
 const byUidStatements = new WeakMap<ModelStatic<Model>, string>();
 
 function byUidStatement(model: ModelStatic<Model>): string {
   let sql = byUidStatements.get(model);
   if (sql) return sql;
-  const q = (name: string) => model.sequelize!.getQueryInterface().quoteIdentifier(name);
-  const attributes = model.getAttributes() as Record<string, { field?: string }>;
-  const column = (name: string) => q(attributes[name].field ?? name);
-  sql = `SELECT ${selectColumns(model).map((c) => c.select).join(', ')} FROM ${q(model.getTableName() as string)} WHERE ${column('uid')} = ? AND ${column('tenantUid')} = ?`;
+  const table = model.sequelize!.getQueryInterface().quoteIdentifier(model.getTableName() as string);
+  sql = `SELECT ${selectColumns(model).map((c) => c.select).join(', ')} FROM ${table} WHERE ${columnOf(model, 'uid')} = ? AND ${columnOf(model, 'tenantUid')} = ?`;
   byUidStatements.set(model, sql);
   return sql;
 }
@@ -78,4 +104,40 @@ export async function findByUidInTenant<M extends Model>(model: ModelStatic<M>, 
   const sql = byUidStatement(model as ModelStatic<Model>);
   const [row] = await model.sequelize!.query(sql, { replacements: [uid, tenantUid], model, mapToModel: true, transaction });
   return (row as M | undefined) ?? null;
+}
+
+/** Per join and target model: the targets linked to some sources, with the source each link comes from. */
+const linkedStatements = new WeakMap<ModelStatic<Model>, Map<ModelStatic<Model>, { sql: string; columns: ReturnType<typeof selectColumns> }>>();
+
+function linkedStatement(join: ModelStatic<Model>, target: ModelStatic<Model>) {
+  let byTarget = linkedStatements.get(join);
+  if (!byTarget) linkedStatements.set(join, (byTarget = new Map()));
+  let built = byTarget.get(target);
+  if (built) return built;
+  const q = (name: string) => join.sequelize!.getQueryInterface().quoteIdentifier(name);
+  const j = (attribute: string) => `j.${columnOf(join, attribute)}`;
+  const columns = selectColumns(target, 'x', 'x_');
+  const sql = `SELECT ${j('sourceUid')} AS ${q('j_source')}, ${columns.map((c) => c.select).join(', ')}`
+    + ` FROM ${q(join.getTableName() as string)} j JOIN ${q(target.getTableName() as string)} x ON x.${columnOf(target, 'uid')} = ${j('targetUid')}`
+    + ` WHERE ${j('sourceUid')} IN (?) ORDER BY ${j('position')} ASC, ${j('targetUid')} ASC`;
+  byTarget.set(target, (built = { sql, columns }));
+  return built;
+}
+
+/**
+ * The targets a to-many association links to each source, in link order (position, then target uid), read in one
+ * statement (the join table joined to the targets); a link whose target is gone is skipped. A target linked from
+ * several sources is one instance.
+ */
+export async function findLinked<T extends Model>(join: ModelStatic<Model>, target: ModelStatic<T>, sourceUids: string[], transaction?: Transaction): Promise<{ sourceUid: string; target: T }[]> {
+  if (sourceUids.length === 0) return [];
+  const { sql, columns } = linkedStatement(join, target as ModelStatic<Model>);
+  const rows = await join.sequelize!.query<Record<string, unknown>>(sql, { replacements: [sourceUids], type: QueryTypes.SELECT, transaction });
+  const built = new Map<string, T>();
+  return rows.map((row) => {
+    const uid = row.x_uid as string;
+    let found = built.get(uid);
+    if (!found) built.set(uid, (found = buildAliased(target, columns, row)));
+    return { sourceUid: row.j_source as string, target: found };
+  });
 }

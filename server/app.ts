@@ -1,13 +1,20 @@
 /**
- * The HTTP adapter: Express in front of openapi-backend. For every /api request it authenticates, routes (404/405),
+ * The HTTP adapter: a node:http listener that serves /api itself, with openapi-backend's router and validators, and
+ * hands everything else (the embedded issuer at /auth, unknown paths) to Express. For every /api request it
+ * authenticates, routes (404/405),
  * reads the body (415/413/400), validates from the spec, calls the handler named by the operationId and writes
  * its Reply. Everything ≥ 400 leaves through one error writer (server/error-body).
  */
 import express, { type Request, type Response, type NextFunction } from 'express';
+import type { IncomingMessage, ServerResponse, RequestListener } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import parseUrl from 'parseurl';
 import { OpenAPIBackend, type Context as ObContext, type Request as ObRequest } from 'openapi-backend';
 import { randomUUID } from 'node:crypto';
 import { handlers } from '../handlers';
 import type { Deps, Principal, RequestContext } from '../handlers/_lib/context';
+import type { ItemWanted } from '../models/caller';
+import { uidOf } from '../handlers/_lib/references';
 import { ForbiddenError, HttpError, MethodNotAllowedError, NotFoundError } from '../handlers/_lib/errors';
 import type { CheckedHandler, Reply } from '../handlers/_lib/reply';
 import { discardBody, readBody } from './body';
@@ -19,10 +26,11 @@ import { cacheRouting } from './router-cache';
 import { toValidationError } from './validation-errors';
 import { logger } from './logger';
 import { checkPathSegments, parseQuery, type Query } from './request-target';
+import { plainCheckOf, type DeclaredParameter, type PlainCheck } from './plain-parameters';
 
 export interface AppOptions {
   deps: Deps;
-  authenticate: (headers: Request['headers']) => Promise<Principal>;
+  authenticate: (headers: Request['headers'], item?: ItemWanted) => Promise<Principal>;
   /** The embedded IdP's router, mounted at /auth; absent in external IdP mode. */
   issuer?: express.Router;
 }
@@ -32,25 +40,34 @@ type Operation = { operationId: string; security?: unknown[]; requestBody?: { co
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** What each request needs of its operation's declaration, dereferenced once per operation instead of per request. */
-interface OperationShape { queryNames: Set<string | undefined>; bodySchema: (mediaType: string | undefined) => Schema | undefined }
+interface OperationShape {
+  queryNames: Set<string | undefined>;
+  bodySchema: (mediaType: string | undefined) => Schema | undefined;
+  /** Which segment of the path holds `{id}` (-1: none). */
+  idSegment: number;
+  /** Present when a request of this operation may skip the validator (server/plain-parameters). */
+  plain?: PlainCheck;
+}
 const shapes = new WeakMap<Operation, OperationShape>();
 
 function shapeOf(operation: Operation): OperationShape {
   let shape = shapes.get(operation);
   if (shape) return shape;
-  const params = (operation.parameters ?? []).map((p) => deref(p) as { in?: string; name?: string } | undefined);
+  const params = (operation.parameters ?? []).map((p) => deref(p) as DeclaredParameter | undefined);
   const content = operation.requestBody?.content ?? {};
   const bodies = new Map(Object.entries(content).map(([type, media]) => [type, deref(media)?.schema]));
   shape = {
     queryNames: new Set(params.filter((p) => p?.in === 'query').map((p) => p?.name)),
     bodySchema: (mediaType) => (bodies.has(mediaType ?? 'application/json') ? bodies.get(mediaType ?? 'application/json') : bodies.get('application/json')),
+    idSegment: operation.path.split('/').indexOf('{id}'),
+    plain: plainCheckOf(params, operation.requestBody !== undefined),
   };
   shapes.set(operation, shape);
   return shape;
 }
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export async function createApp(options: AppOptions): Promise<express.Express> {
+export async function createApp(options: AppOptions): Promise<RequestListener> {
   const { deps } = options;
   const basePath = deps.config.basePath;
   const api = new OpenAPIBackend({
@@ -67,23 +84,40 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
     // hundreds of times at start. The document's schemas are checked in CI instead.
     ajvOpts: { strict: false, allErrors: true, validateSchema: false },
   });
-  for (const [operationId, handler] of Object.entries(handlers)) {
-    api.register(operationId, (c: ObContext, ctx: RequestContext) => handler({
-      ...ctx,
-      params: c.request.params as Record<string, string>,
-      query: (c.request.query ?? {}) as Record<string, unknown>,
-    }));
-  }
-  api.register('validationFail', async (c: ObContext, ctx: RequestContext) => {
-    // Target 404, 403 and 412 come before validation (CONTRACT §2): run the handler's own checks first.
-    const handler = (handlers as Record<string, CheckedHandler>)[c.operation?.operationId ?? ''];
-    if (handler?.precheck) {
-      await handler.precheck({ ...ctx, params: c.request.params as Record<string, string>, query: (c.request.query ?? {}) as Record<string, unknown> });
-    }
-    throw toValidationError(c.validation.errors ?? [], { requestBody: ctx.body, query: ctx.rawQuery });
+  const operationHandlers = handlers as Record<string, CheckedHandler>;
+  const withRequest = (c: ObContext, ctx: RequestContext): RequestContext => ({
+    ...ctx,
+    params: c.request.params as Record<string, string>,
+    query: (c.request.query ?? {}) as Record<string, unknown>,
   });
-  // Authentication runs before routing (401 precedes 404); by dispatch time the caller is known.
-  api.registerSecurityHandler('bearerAuth', () => true);
+  const validationFail = async (c: ObContext, ctx: RequestContext) => {
+    // Target 404, 403 and 412 come before validation (CONTRACT §2): run the handler's own checks first.
+    const handler = operationHandlers[c.operation?.operationId ?? ''];
+    if (handler?.precheck) await handler.precheck(withRequest(c, ctx));
+    throw toValidationError(c.validation.errors ?? [], { requestBody: ctx.body, query: ctx.rawQuery });
+  };
+
+  /**
+   * What openapi-backend's handleRequest does after routing and security, both already done here: validate (with
+   * coercion), then call the operation's handler with the coerced request. handleRequest would also match the
+   * operation again and parse the request four times; here it is parsed twice (validation, coerced values), or
+   * once when the validator could not refuse it (server/plain-parameters).
+   */
+  async function dispatch(obRequest: ObRequest, operation: Operation, ctx: RequestContext): Promise<Reply> {
+    const op = operation as unknown as Parameters<typeof api.validator.validateRequest>[1];
+    const handler = operationHandlers[operation.operationId];
+    const plain = shapeOf(operation).plain;
+    if (plain && handler && Object.keys(obRequest.query ?? {}).length === 0) {
+      const request = api.router.parseRequest(obRequest, op as never);
+      if (plain(request.params)) return handler(withRequest({ request } as unknown as ObContext, ctx));
+    }
+    const validation = api.validator.validateRequest(obRequest, op);
+    const request = api.router.parseRequest(validation.errors || !validation.coerced ? obRequest : validation.coerced, op as never);
+    const c = { api, request, operation, validation } as unknown as ObContext;
+    if (validation.errors) return validationFail(c, ctx);
+    if (!handler) throw new Error(`no handler for ${operation.operationId}`);
+    return handler(withRequest(c, ctx));
+  }
   await api.init();
   api.validator.preCompileRequestValidators();
   cacheRouting(api);
@@ -91,35 +125,41 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // Strict and prototype-free; Express calls it on every read of req.query, so serveApi reads it once.
   app.set('query parser', parseQuery);
   app.use((req, res, next) => {
-    const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID().replace(/-/g, '');
-    res.locals.requestId = id;
-    res.setHeader('X-Request-Id', id);
+    res.locals.requestId = requestIdOf(req, res);
     next();
   });
   if (options.issuer) app.use('/auth', options.issuer);
 
-  app.use(basePath, async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      await serveApi(req, res);
-    } catch (err) {
-      next(err);
+  /**
+   * /api requests go straight to serveApi, not through Express: its router matches each mounted layer's pattern,
+   * and it swaps the request's and response's prototypes for its own, which slows every later property access
+   * on them. The match is Express's for a mount path: the base path, case-blind, then the end or a slash.
+   */
+  const apiRoot = basePath.toLowerCase();
+  const listener: RequestListener = (req, res) => {
+    const pathname = parseUrl(req)?.pathname ?? '';
+    const after = pathname.charAt(apiRoot.length);
+    if (pathname.slice(0, apiRoot.length).toLowerCase() !== apiRoot || (after !== '' && after !== '/')) {
+      app(req as Request, res as Response);
+      return;
     }
-  });
+    const requestId = requestIdOf(req, res);
+    serveApi(req, res, pathname.slice(apiRoot.length) || '/', requestId).catch((err: unknown) => sendError(req, res, errorReply(err, requestId)));
+  };
 
-  async function serveApi(req: Request, res: Response): Promise<void> {
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const path = basePath + (req.path === '' ? '/' : req.path);
+  /** `relative`: the path below the base path (`/clusters/…`, at least `/`). */
+  async function serveApi(req: IncomingMessage, res: ServerResponse, relative: string, requestId: string): Promise<void> {
+    const method = req.method === 'HEAD' ? 'GET' : req.method ?? 'GET';
+    const path = basePath + relative;
     const obRequest: ObRequest = { method, path, headers: req.headers as never };
     const operation = api.router.matchOperation(obRequest) as Operation | undefined;
     const isPublic = Array.isArray(operation?.security) && operation.security.length === 0;
-    const principal = isPublic ? undefined : await options.authenticate(req.headers);
+    const principal = isPublic ? undefined : await options.authenticate(req.headers, method === 'GET' ? itemWanted(operation, relative) : undefined);
     if (!operation) throw routeError(method, path);
     if (MUTATING.has(method)) checkXsrf(req);
-    checkPathSegments(req.path, operation.path);
+    checkPathSegments(relative, operation.path);
 
     const declared = Object.keys(operation.requestBody?.content ?? {});
     let body: unknown;
@@ -131,19 +171,19 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
     } else {
       await discardBody(req, deps.config.maxBodyBytes);
     }
-    const query = req.query as Query;
+    const query = parseQuery(parseUrl(req)?.query as string | null | undefined);
 
     const ctx: RequestContext = {
       deps, models: deps.models, base: baseUrl(req, deps.config.publicUrl, basePath),
-      principal: principal as Principal, requestId: res.locals.requestId as string,
-      method, path: req.path, headers: req.headers, params: {}, query: {},
+      principal: principal as Principal, requestId,
+      method, path: relative, headers: req.headers, params: {}, query: {},
       rawQuery: query, body, contentType: mediaType,
     };
     const headersForValidation = { ...req.headers };
     if (mediaType && mediaType !== 'application/json' && mediaType !== 'text/uri-list' && typeof body === 'object') {
       headersForValidation['content-type'] = 'application/json';
     }
-    const reply = (await api.handleRequest({ ...obRequest, query: declaredQuery(operation, query) as never, headers: headersForValidation as never, body }, ctx)) as Reply;
+    const reply = await dispatch({ ...obRequest, query: declaredQuery(operation, query) as never, headers: headersForValidation as never, body }, operation, ctx);
     if (deps.config.validateResponses) {
       const problems = responseProblems(operation.operationId, reply.status, reply.body === undefined ? undefined : reply.contentType ?? 'application/hal+json', reply.body);
       if (problems.length > 0) {
@@ -152,6 +192,14 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
       }
     }
     writeReply(req, res, reply);
+  }
+
+  /** The row a GET of one item will read (handlers tagged `itemModel`), so authentication reads it alongside. */
+  function itemWanted(operation: Operation | undefined, path: string): ItemWanted | undefined {
+    const itemModel = operation && operationHandlers[operation.operationId]?.itemModel;
+    if (!itemModel) return undefined;
+    const uid = uidOf(path.split('/')[shapeOf(operation).idSegment]);
+    return uid === null ? undefined : { model: itemModel(deps.models), uid };
   }
 
   /**
@@ -180,11 +228,19 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     sendError(req, res, errorReply(err, res.locals.requestId as string));
   });
-  return app;
+  return listener;
+}
+
+/** The caller's X-Request-Id when well-formed, else a new one; echoed on every response. */
+function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID().replace(/-/g, '');
+  res.setHeader('X-Request-Id', id);
+  return id;
 }
 
 /** Mutating browser-style calls carry the XSRF cookie; then the header must repeat it (CONTRACT §1.3). */
-function checkXsrf(req: Request): void {
+function checkXsrf(req: IncomingMessage): void {
   const cookies = String(req.headers.cookie ?? '');
   const match = /(?:^|;\s*)XSRF-TOKEN=([^;]*)/.exec(cookies);
   if (!match) return;
@@ -194,15 +250,16 @@ function checkXsrf(req: Request): void {
   }
 }
 
-export function baseUrl(req: Request, publicUrl: string | undefined, basePath: string): string {
+export function baseUrl(req: IncomingMessage, publicUrl: string | undefined, basePath: string): string {
   if (publicUrl) return publicUrl + basePath;
-  const proto = String(req.headers['x-forwarded-proto'] ?? req.protocol).split(',')[0].trim();
+  const own = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  const proto = String(req.headers['x-forwarded-proto'] ?? own).split(',')[0].trim();
   const host = String(req.headers['x-forwarded-host'] ?? req.headers.host ?? 'localhost').split(',')[0].trim();
   return `${proto}://${host}${basePath}`;
 }
 
-function writeReply(req: Request, res: Response, reply: Reply): void {
-  res.status(reply.status);
+function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  res.statusCode = reply.status;
   for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
   if (reply.body === undefined || reply.status === 204 || reply.status === 304) {
     res.end();

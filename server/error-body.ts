@@ -1,6 +1,6 @@
 /** The one place where failures become the spec §7 body. Stack traces and SQL never reach a client. */
 import { isDeadlock } from '../models/db-errors';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   BaseError, ConnectionError, ForeignKeyConstraintError, OptimisticLockError, TimeoutError, UniqueConstraintError,
 } from 'sequelize';
@@ -46,9 +46,9 @@ function isDriverConnectionError(err: unknown): boolean {
   return typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ER_GET_CONNECTION_TIMEOUT', '57P01', '57P03'].includes(code);
 }
 
-export function sendError(req: Request, res: Response, error: HttpError): void {
+export function sendError(req: IncomingMessage, res: ServerResponse, error: HttpError): void {
   if (res.headersSent) { res.end(); return; }
-  res.status(error.status);
+  res.statusCode = error.status;
   for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
   res.setHeader('Content-Type', 'application/hal+json;charset=UTF-8');
   const payload = JSON.stringify(error.toBody());

@@ -19,8 +19,15 @@ export function cacheRouting(api: OpenAPIBackend): void {
   const exact = new Map<string, Operation>();
   for (const op of operations) if (!exact.has(`${op.method} ${op.path}`)) exact.set(`${op.method} ${op.path}`, op);
   const templates = operations
-    .map((op, index) => ({ op, index, pattern: patternOf(op.path), specificity: op.path.replace(/\{.*?\}/g, '').length }))
+    .map((op, index) => ({ op, index, pattern: patternOf(op.path), specificity: op.path.replace(/\{.*?\}/g, '').length, first: firstSegment(op.path) }))
     .sort((a, b) => b.specificity - a.specificity || a.index - b.index);
+  // Per literal first segment, the templates that can match a path starting with it (in the order above): a path
+  // is tested against its own resource's templates, not all of them.
+  const anyFirst = templates.filter((t) => t.first === undefined);
+  const byFirst = new Map<string, typeof templates>();
+  for (const t of templates) {
+    if (t.first !== undefined && !byFirst.has(t.first)) byFirst.set(t.first, templates.filter((u) => u.first === undefined || u.first === t.first));
+  }
 
   router.matchOperation = ((incoming: Request, strict?: boolean) => {
     const req = router.normalizeRequest(incoming);
@@ -30,7 +37,7 @@ export function cacheRouting(api: OpenAPIBackend): void {
     const hit = exact.get(`${req.method} ${path}`);
     if (hit) return hit;
     let anyPath = false;
-    for (const t of templates) {
+    for (const t of byFirst.get(path.split('/', 2)[1] ?? '') ?? anyFirst) {
       if (!t.pattern.test(path)) continue;
       anyPath = true;
       if (t.op.method === req.method) return t.op;
@@ -42,6 +49,12 @@ export function cacheRouting(api: OpenAPIBackend): void {
 function refuse(strict: boolean | undefined, message: string): undefined {
   if (strict) throw new Error(message);
   return undefined;
+}
+
+/** `/clusters/{id}` → `clusters`; undefined when the first segment is a parameter. */
+function firstSegment(path: string): string | undefined {
+  const first = path.split('/', 2)[1] ?? '';
+  return first.includes('{') ? undefined : first;
 }
 
 /** The library's template → pattern: `{x}` matches one segment, the literal parts match themselves. */

@@ -1,5 +1,5 @@
 /** Builds the whole service on an open database connection and starts listening. */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Sequelize } from 'sequelize';
 import { createAuthenticator } from '../auth/authenticate';
@@ -43,7 +43,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   if (options.beforeListen) await options.beforeListen(models);
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, options.host ?? '0.0.0.0', () => resolve(s));
+    const s = createServer(app).listen(config.port, options.host ?? '0.0.0.0', () => resolve(s));
     s.once('error', reject);
   });
   answerParserErrors(server);

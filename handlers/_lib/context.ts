@@ -1,4 +1,5 @@
 import type { Models } from '../../models';
+import type { ItemWanted } from '../../models/caller';
 import type { Row } from '../../models/define';
 import type { Config } from '../../server/config';
 import type { SecretBox } from '../../server/secret-box';
@@ -6,10 +7,17 @@ import type { SecretBox } from '../../server/secret-box';
 /** Who is calling: resolved from a verified bearer token (auth/authenticate). */
 export interface Principal {
   tenant: Row;
+  /** The caller's user with what a request needs of it (uid, roles, email, names: models/caller); not its hashes. */
   user: Row;
   roles: Set<string>;
   email: string;
   fullName: string;
+  /**
+   * The row a GET of one item names, read with the caller in one statement and within the caller's tenant (row
+   * null: none there); the store takes it only where the caller's scope is that tenant alone and no transaction is
+   * open (handlers/_lib/store).
+   */
+  prefetched?: ItemWanted & { row: Row | null };
 }
 
 /** Process-wide dependencies handed to handlers and the auth module. */

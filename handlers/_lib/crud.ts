@@ -85,11 +85,11 @@ export function resourceHandlers(resource: Resource) {
 
   const list: Handler = (ctx) => listing(resource, ctx, undefined, collectionPath(ctx), [], false);
 
-  const get: Handler = async (ctx) => {
+  const get: CheckedHandler = Object.assign(async (ctx: RequestContext) => {
     const row = await findVisible(resource, ctx, ctx.params.id);
     if (notModified(ctx, row)) return { status: 304, headers: validatorHeaders(row) };
     return hal(await renderOne(resource, row, ctx), 200, validatorHeaders(row));
-  };
+  }, { itemModel: resource.model });
 
   /** `/tenant`, `/user`: the caller's own item, read fresh and answered exactly like GET of its id. */
   const current = (uidOf: (ctx: RequestContext) => string): Handler => (ctx) => get({ ...ctx, params: { ...ctx.params, id: uidOf(ctx) } });

@@ -1,3 +1,5 @@
+import type { Model, ModelStatic } from 'sequelize';
+import type { Models } from '../../models';
 import type { RequestContext } from './context';
 
 /** The one outcome type of every handler; server/app writes it to the wire. */
@@ -16,7 +18,11 @@ export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
  * runs them when request validation fails, so e.g. a non-admin's invalid PATCH is 403, not 400.
  */
 export type Precheck = (ctx: RequestContext) => Promise<unknown>;
-export type CheckedHandler = Handler & { precheck?: Precheck };
+/**
+ * `itemModel`: the handler answers GET of one row named by the `id` path parameter, so the adapter may ask for that
+ * row alongside the caller: one round trip instead of two.
+ */
+export type CheckedHandler = Handler & { precheck?: Precheck; itemModel?: (models: Models) => ModelStatic<Model> };
 export const withPrecheck = (handler: Handler, precheck: Precheck): CheckedHandler => Object.assign(handler, { precheck });
 
 export const HAL = 'application/hal+json';

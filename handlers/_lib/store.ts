@@ -5,7 +5,7 @@ import type { RequestContext } from './context';
 import { BadRequestError, NotFoundError } from './errors';
 import { isNone, uidOf } from './references';
 import { COUNT_WINDOW, orderOf, type PageRequest } from './paging';
-import { countSlicesUpTo, findByUidInTenant } from '../../models/select-sql';
+import { countSlicesUpTo, findByUidInTenant, findByUids, findLinked } from '../../models/select-sql';
 import type { AssociationDef, Resource } from './resource';
 
 export async function scopeOf(resource: Resource, ctx: RequestContext): Promise<WhereOptions> {
@@ -20,11 +20,18 @@ function isTenantOnly(scope: WhereOptions, ctx: RequestContext): boolean {
   return keys.length === 1 && keys[0] === 'tenantUid' && (scope as { tenantUid: unknown }).tenantUid === ctx.principal.tenant.uid;
 }
 
-/** The row with this uid if the caller may see it; a plain tenant scope takes the statement built once per model. */
+/**
+ * The row with this uid if the caller may see it. A plain tenant scope takes the row read with the caller when the
+ * request named it (auth/authenticate), else the statement built once per model.
+ */
 async function findByUid(resource: Resource, ctx: RequestContext, uid: string, transaction?: Transaction): Promise<Row | null> {
   const scope = await scopeOf(resource, ctx);
   const model = resource.model(ctx.models);
-  if (isTenantOnly(scope, ctx)) return findByUidInTenant(model, uid, ctx.principal.tenant.uid, transaction);
+  if (isTenantOnly(scope, ctx)) {
+    const early = ctx.principal.prefetched;
+    if (!transaction && early?.model === model && early.uid === uid) return early.row;
+    return findByUidInTenant(model, uid, ctx.principal.tenant.uid, transaction);
+  }
   return model.findOne({ where: { [Op.and]: [{ uid }, scope] }, transaction });
 }
 
@@ -92,7 +99,7 @@ export async function resolveQueryRef(target: Resource, ctx: RequestContext, val
 
 export type Related = Map<string, Map<string, Row | Row[] | null>>;
 
-/** Targets of every association of every row, in one query per association (no N+1). */
+/** Targets of every association of every row, in one query per association (to-many: join and targets in one). */
 export async function loadRelated(resource: Resource, rows: Row[], ctx: RequestContext, transaction?: Transaction): Promise<Related> {
   const related: Related = new Map(rows.map((r) => [r.uid as string, new Map()]));
   for (const assoc of resource.associations) {
@@ -104,25 +111,16 @@ export async function loadRelated(resource: Resource, rows: Row[], ctx: RequestC
 
 async function loadOne(assoc: AssociationDef, rows: Row[], ctx: RequestContext, related: Related, transaction?: Transaction) {
   const uids = [...new Set(rows.map((r) => r[assoc.attribute!] as string | null).filter((u): u is string => !!u))];
-  const targets = uids.length === 0 ? [] : await assoc.target().model(ctx.models).findAll({ where: { uid: uids }, transaction });
+  const targets = await findByUids(assoc.target().model(ctx.models), uids, transaction);
   const byUid = new Map(targets.map((t) => [t.uid as string, t]));
   for (const r of rows) related.get(r.uid)!.set(assoc.rel, byUid.get(r[assoc.attribute!]) ?? null);
 }
 
 async function loadMany(assoc: AssociationDef, rows: Row[], ctx: RequestContext, related: Related, transaction?: Transaction) {
   if (assoc.reverse) return loadReverse(assoc, assoc.reverse, rows, ctx, related, transaction);
-  const join = ctx.models[assoc.join!] as any;
-  const links: { sourceUid: string; targetUid: string }[] = rows.length === 0 ? [] : await join.findAll({
-    where: { sourceUid: rows.map((r) => r.uid) }, order: [['position', 'ASC'], ['targetUid', 'ASC']], transaction,
-  });
-  const targetUids = [...new Set(links.map((l) => l.targetUid))];
-  const targets = targetUids.length === 0 ? [] : await assoc.target().model(ctx.models).findAll({ where: { uid: targetUids }, transaction });
-  const byUid = new Map(targets.map((t) => [t.uid as string, t]));
+  const links = await findLinked(ctx.models[assoc.join!] as unknown as ModelStatic<Model>, assoc.target().model(ctx.models), rows.map((r) => r.uid as string), transaction);
   for (const r of rows) related.get(r.uid)!.set(assoc.rel, []);
-  for (const l of links) {
-    const t = byUid.get(l.targetUid);
-    if (t) (related.get(l.sourceUid)!.get(assoc.rel) as Row[]).push(t);
-  }
+  for (const l of links) (related.get(l.sourceUid)!.get(assoc.rel) as Row[]).push(l.target);
 }
 
 async function loadReverse(assoc: AssociationDef, attribute: string, rows: Row[], ctx: RequestContext, related: Related, transaction?: Transaction) {

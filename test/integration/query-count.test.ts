@@ -12,6 +12,7 @@ let app: TestApp;
 let t: TestTenant;
 let w: AccessWorld;
 let queries = 0;
+let statements: string[] = [];
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -22,7 +23,10 @@ beforeAll(async () => {
     const stream = await call(app, 'POST', '/streams', { token: w.streamOwner.token, body: { name: `qc-extra-${i}`, keyType: 'String', valueType: 'String', owners: w.streamTeam.uid } });
     await call(app, 'POST', '/stream_configs', { token: w.streamOwner.token, body: { stream: stream.body.uid, environment: w.auto.uid } });
   }
-  app.models.sequelize.addHook('afterQuery', () => { queries += 1; });
+  app.models.sequelize.addHook('afterQuery', (_options, query) => {
+    queries += 1;
+    statements.push(String((query as { sql?: unknown }).sql ?? ''));
+  });
 }, 120_000);
 afterAll(async () => app?.stop());
 
@@ -52,4 +56,51 @@ describe('queries per page do not grow with the page', () => {
       expect(withSeveral).toBeGreaterThanOrEqual(who === 'tenant admin' ? 8 : 4);
     });
   }
+});
+
+describe('a GET of one item reads the row with the caller', () => {
+  async function itemStatements(path: string, token: string): Promise<string[]> {
+    await call(app, 'GET', path, { token });
+    statements = [];
+    const res = await call(app, 'GET', path, { token });
+    expect(res.status, `${path}: ${res.text.slice(0, 200)}`).toBe(200);
+    return statements;
+  }
+
+  it('a cluster (no associations) costs one statement: caller, tenant and row together', async () => {
+    const created = await call(app, 'POST', '/clusters', { token: t.admin.token, body: { name: 'qc-cluster', bootstrapServers: ['qc:9092'] } });
+    expect(created.status).toBe(201);
+    const sql = await itemStatements(`/clusters/${created.body.uid}`, t.admin.token);
+    expect(sql).toHaveLength(1);
+    expect(sql[0]).toMatch(/clusters/);
+  });
+
+  it('a stream costs three statements: the caller with the stream, its owners, its viewers (links and groups together)', async () => {
+    const sql = await itemStatements(`/streams/${w.stream.uid}`, t.admin.token);
+    expect(sql).toHaveLength(3);
+    expect(sql[0]).toMatch(/FROM\s+\S*tenants\S*\s+t\b/i);
+    expect(sql[0]).toMatch(/JOIN\s+\S*streams\S*\s+r\b/i);
+    expect(sql.filter((s) => /stream_viewers\S*\s+j\s+JOIN\s+\S*groups/i.test(s))).toHaveLength(1);
+    const owners = await call(app, 'GET', `/streams/${w.stream.uid}/owners`, { token: t.admin.token });
+    expect(owners.body.uid).toBe(w.streamTeam.uid);
+  });
+
+  it("another tenant's item is 404 through the same statement, and its owner still reads it", async () => {
+    const other = await createTenant(app, 'qcother');
+    const created = await call(app, 'POST', '/clusters', { token: other.admin.token, body: { name: 'qc-foreign', bootstrapServers: ['f:9092'] } });
+    const foreign = await call(app, 'GET', `/clusters/${created.body.uid}`, { token: t.admin.token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.text).not.toMatch(/qc-foreign/);
+    expect((await call(app, 'GET', `/clusters/${created.body.uid}`, { token: other.admin.token })).body.name).toBe('qc-foreign');
+  });
+});
+
+describe('a GET of one item without the validator still refuses what the validator refuses', () => {
+  it('an id past its 64 characters is 400 naming id; 64 characters is a plain 404', async () => {
+    const long = await call(app, 'GET', `/clusters/${'a'.repeat(65)}`, { token: t.admin.token });
+    expect(long.status).toBe(400);
+    expect(long.text).toMatch(/\bid\b/);
+    const edge = await call(app, 'GET', `/clusters/${'a'.repeat(64)}`, { token: t.admin.token });
+    expect(edge.status).toBe(404);
+  });
 });
