@@ -24,7 +24,7 @@ export function groupsOf(ctx: RequestContext): Promise<Set<string>> {
 
 function joinedGroups(ctx: RequestContext, key: string, joins: JoinModel[]): Promise<Set<string>> {
   const userUid = ctx.principal.user.uid;
-  return memo(ctx, key, () => Promise.all(joins.map((m) => m.findAll({ where: { targetUid: userUid } })))
+  return memo(ctx, key, () => Promise.all(joins.map((m) => m.findAll({ where: { targetUid: userUid }, transaction: ctx.transaction })))
     .then((lists) => new Set(lists.flat().map((l) => l.sourceUid as string))));
 }
 
@@ -64,6 +64,6 @@ export async function visibleOwned(ctx: RequestContext, adminRole: string, viewe
   if (hasRole(ctx, adminRole)) return undefined;
   const groups = [...(await groupsOf(ctx))];
   if (groups.length === 0) return { visibility: 'Public' };
-  const viewed = await viewers.findAll({ where: { targetUid: groups } });
+  const viewed = await viewers.findAll({ where: { targetUid: groups }, transaction: ctx.transaction });
   return { [Op.or]: [{ visibility: 'Public' }, { ownersUid: groups }, { uid: viewed.map((v) => v.sourceUid) }] };
 }

@@ -1,4 +1,5 @@
 import { accessPolicy } from '../auth/policies/access';
+import type { Transaction } from 'sequelize';
 import type { Row } from '../models/define';
 import { associationHandlers, targetsOf } from './_lib/associations';
 import type { RequestContext } from './_lib/context';
@@ -18,12 +19,12 @@ import { environmentResource } from './environments';
 import { actOnGrant, mayRequest, requestGrant } from './grants/workflow';
 import { streamResource } from './streams';
 
-async function check(ctx: RequestContext, values: Record<string, any>, row?: Row) {
+async function check(ctx: RequestContext, values: Record<string, any>, row?: Row, transaction?: Transaction) {
   if (row) return;
-  const application = (await ctx.models.Application.findOne({ where: { uid: values.applicationUid } }))!;
+  const application = (await ctx.models.Application.findOne({ where: { uid: values.applicationUid }, transaction }))!;
   await mayRequest(ctx, application);
   const where = { applicationUid: values.applicationUid, streamUid: values.streamUid, accessType: values.accessType };
-  if (await ctx.models.ApplicationAccess.findOne({ where, attributes: ['uid'] })) {
+  if (await ctx.models.ApplicationAccess.findOne({ where, attributes: ['uid'], transaction })) {
     throw new ConflictError(`Application ${application.shortName} already has ${values.accessType} access to that stream; use the existing one`);
   }
 }

@@ -1,3 +1,4 @@
+import type { Transaction } from 'sequelize';
 import type { Models } from '../../models';
 import type { ItemWanted } from '../../models/caller';
 import type { Row } from '../../models/define';
@@ -47,4 +48,10 @@ export interface RequestContext {
   rawQuery: Record<string, string | string[]>;
   body: unknown;
   contentType: string | undefined;
+  /**
+   * The write's transaction while one is open (handlers/_lib/mutation). Permission reads (auth/permissions,
+   * auth/parent-rows) run in it: a write that held one pooled connection and waited for a second could, under
+   * as many concurrent writes as the pool has connections, leave every request waiting until the pool gave up (503).
+   */
+  transaction?: Transaction;
 }

@@ -13,13 +13,16 @@ export function auditActor(ctx: RequestContext): AuditActor {
 }
 
 export async function mutate<T>(ctx: RequestContext, work: (transaction: Transaction) => Promise<Mutation<T>>): Promise<T> {
+  const outer = ctx.transaction;
   try {
     return await ctx.models.sequelize.transaction(async (transaction) => {
+      ctx.transaction = transaction;
       const { result, audit } = await work(transaction);
       await writeAudit(ctx.models.AuditEvent, auditActor(ctx), audit, transaction);
       return result;
     });
   } finally {
+    ctx.transaction = outer;
     // What the checks memoised may be what this write changed: the reply's links read it again.
     forgetMemos(ctx);
   }

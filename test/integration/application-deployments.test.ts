@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessWorld, type AccessWorld } from '../support/access-world';
-import { call, createTenant, createUser, startTestApp, type CallResult, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call, createTenant, createUser, passwordToken, startTestApp, type CallResult, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { queryEscape, terraformCall } from '../support/terraform-client';
 
 const D = '/application_deployments';
@@ -410,12 +410,21 @@ describe('refusals: 400 BAD_REQUEST with the message the provider reads (never 4
     expect(await app.models.ApplicationDeployment.count({ where: { applicationUid: application.uid } })).toBe(1);
   });
 
-  it('ten concurrent POSTs of one application+environment: exactly one 201, the rest 409, one row, one audit entry', async () => {
+  it('ten concurrent POSTs of one application+environment through a pool of two connections: exactly one 201, the rest 409, one row, one audit entry', async () => {
     const { application } = await readyConnector();
-    const replies = await Promise.all(Array.from({ length: 10 }, () => deploy(application, w.managed, connectorConfigs())));
-    const codes = replies.map((r) => r.status);
-    expect(codes.filter((c) => c === 201), codes.join(',')).toHaveLength(1);
-    expect(codes.filter((c) => c === 409), codes.join(',')).toHaveLength(9);
+    // More writers than connections: a write that needed a second connection beside its transaction's would leave
+    // all ten waiting on each other until the pool gave up (503).
+    const narrow = await startTestApp({}, { pool: { max: 2, min: 0, idle: 10_000, acquire: 10_000 } });
+    try {
+      const token = await passwordToken(narrow, t.shortName, w.appOwner.email, w.appOwner.password);
+      const body = { application: application.uid, environment: w.managed.uid, configs: connectorConfigs() };
+      const replies = await Promise.all(Array.from({ length: 10 }, () => call(narrow, 'POST', D, { token, body })));
+      const codes = replies.map((r) => r.status);
+      expect(codes.filter((c) => c === 201), codes.join(',')).toHaveLength(1);
+      expect(codes.filter((c) => c === 409), codes.join(',')).toHaveLength(9);
+    } finally {
+      await narrow.stop();
+    }
     expect(await app.models.ApplicationDeployment.count({ where: { applicationUid: application.uid } })).toBe(1);
     expect(await actions(application.uid)).toEqual(['APPLICATION_CONFIGURED']);
   });

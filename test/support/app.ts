@@ -9,14 +9,18 @@ import { openDatabase } from '../../models/db';
 import { startServer, type RunningServer } from '../../server/server';
 import { hashSecret } from '../../auth/passwords';
 import { sqlGuard } from './sql-guard';
+import { transactionGuard } from './transaction-guard';
+import type { Options } from 'sequelize';
 import type { Row } from '../../models/define';
 import { seedReferenceData } from '../../models/reference-data';
 
 export interface TestApp extends RunningServer { api: string; config: Config; stop: () => Promise<void> }
 
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/** `database`: Sequelize options over the service's own (a narrower pool, say). */
+export async function startTestApp(overrides: Partial<Config> = {}, database: Options = {}): Promise<TestApp> {
   const guard = sqlGuard(inject('databaseUrl'));
-  const sequelize = openDatabase(inject('databaseUrl'), { logging: guard.logging });
+  const sequelize = openDatabase(inject('databaseUrl'), { logging: guard.logging, ...database });
+  const outside = transactionGuard(sequelize);
   const config: Config = { ...loadConfig({}), port: 0, dataDir: inject('dataDir'), validateResponses: true, ...overrides };
   const running = await startServer({ config, sequelize, host: '127.0.0.1' });
   return {
@@ -27,6 +31,9 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
       await running.close();
       await sequelize.close();
       if (guard.violations.length > 0) throw new Error(`SQL newer than MariaDB 10.3:\n${guard.violations.join('\n')}`);
+      if (outside.violations.length > 0) {
+        throw new Error(`Statements sent outside the open transaction (a second pooled connection held):\n${[...new Set(outside.violations)].join('\n')}`);
+      }
     },
   };
 }

@@ -1,0 +1,39 @@
+/**
+ * A write holds one pooled connection for its transaction; a statement it sends outside that transaction needs a
+ * second one, and as many concurrent writes as the pool has connections then wait on each other until the pool
+ * gives up (every request 503). Every statement sent from inside an open managed transaction without it is recorded
+ * here, with where it came from; a file whose service sent one fails (test/support/app).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Sequelize, Transaction } from 'sequelize';
+
+export interface TransactionGuard { violations: string[] }
+
+export function transactionGuard(sequelize: Sequelize): TransactionGuard {
+  const inside = new AsyncLocalStorage<Transaction>();
+  const violations: string[] = [];
+  const open = sequelize.transaction.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
+  const query = sequelize.query.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
+  Object.assign(sequelize, {
+    transaction: (...args: unknown[]) => {
+      const work = args[args.length - 1];
+      if (typeof work !== 'function') return open(...args);
+      return open(...args.slice(0, -1), (t: Transaction) => inside.run(t, () => work(t)));
+    },
+    query: (sql: unknown, options?: { transaction?: Transaction | null }) => {
+      const held = inside.getStore();
+      // Work the transaction's callback started but did not await may run after it ended: not a second connection held.
+      if (held && !(held as { finished?: string }).finished && !options?.transaction) violations.push(describe(sql));
+      return query(sql, options);
+    },
+  });
+  return { violations };
+}
+
+function describe(sql: unknown): string {
+  const text = typeof sql === 'string' ? sql : String((sql as { query?: string })?.query ?? sql);
+  const ours = (new Error().stack ?? '').split('\n').slice(2)
+    .filter((line) => line.includes('/') && !line.includes('node_modules') && !line.includes('node:') && !line.includes('transaction-guard'))
+    .slice(0, 4).map((line) => line.trim());
+  return `${text.slice(0, 160)}\n    ${ours.join('\n    ')}`;
+}
