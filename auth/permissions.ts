@@ -2,7 +2,8 @@
  * The permission model (CONTRACT §7) in one place. Every 403, and every edit/delete link, asks here.
  * TENANT_ADMIN may do everything in its tenant; SUPER_ADMIN is a TENANT_ADMIN of its own tenant plus tenant CRUD.
  */
-import { Op, type WhereOptions } from 'sequelize';
+import { Op, QueryTypes, type WhereOptions } from 'sequelize';
+import { columnOf, tableOf } from '../models/select-sql';
 import type { RequestContext } from '../handlers/_lib/context';
 import type { JoinModel } from '../models/join';
 import { memo } from './request-memo';
@@ -22,10 +23,23 @@ export function groupsOf(ctx: RequestContext): Promise<Set<string>> {
   return joinedGroups(ctx, 'groups', [GroupMember, GroupManager, GroupResourceManager]);
 }
 
+/** Per models (dialect) and list of join tables: one statement for the groups linked to a user in any of them. */
+const groupStatements = new WeakMap<object, Map<string, string>>();
+
 function joinedGroups(ctx: RequestContext, key: string, joins: JoinModel[]): Promise<Set<string>> {
   const userUid = ctx.principal.user.uid;
-  return memo(ctx, key, () => Promise.all(joins.map((m) => m.findAll({ where: { targetUid: userUid }, transaction: ctx.transaction })))
-    .then((lists) => new Set(lists.flat().map((l) => l.sourceUid as string))));
+  let built = groupStatements.get(ctx.models);
+  if (!built) groupStatements.set(ctx.models, (built = new Map()));
+  let sql = built.get(key);
+  if (!sql) {
+    sql = joins.map((m) => `SELECT ${columnOf(m, 'sourceUid')} AS g FROM ${tableOf(m)} WHERE ${columnOf(m, 'targetUid')} = :user`).join(' UNION ');
+    built.set(key, sql);
+  }
+  const statement = sql;
+  return memo(ctx, key, async () => {
+    const rows = await ctx.models.sequelize.query<{ g: string }>(statement, { replacements: { user: userUid }, type: QueryTypes.SELECT, transaction: ctx.transaction });
+    return new Set(rows.map((r) => r.g));
+  });
 }
 
 /** Groups the caller manages (not resource-manages), once per request. */

@@ -30,10 +30,9 @@ function permissionType(ctx: RequestContext): void {
 async function listOf(ctx: RequestContext, config: Row, transaction?: Transaction) {
   const { StreamConfigBrowseUser, StreamConfigBrowseGroup, User, Group } = ctx.models;
   const order: [string, string][] = [['position', 'ASC'], ['targetUid', 'ASC']];
-  const [userLinks, groupLinks] = await Promise.all([
-    StreamConfigBrowseUser.findAll({ where: { sourceUid: config.uid }, order, transaction }),
-    StreamConfigBrowseGroup.findAll({ where: { sourceUid: config.uid }, order, transaction }),
-  ]);
+  // One after the other: inside a transaction both share its one connection.
+  const userLinks = await StreamConfigBrowseUser.findAll({ where: { sourceUid: config.uid }, order, transaction });
+  const groupLinks = await StreamConfigBrowseGroup.findAll({ where: { sourceUid: config.uid }, order, transaction });
   const users = new Map((await User.findAll({ where: { uid: userLinks.map((l) => l.targetUid) }, transaction })).map((u) => [u.uid as string, u]));
   const groups = new Map((await Group.findAll({ where: { uid: groupLinks.map((l) => l.targetUid) }, transaction })).map((g) => [g.uid as string, g]));
   return [

@@ -28,10 +28,9 @@ const forced = (ctx: RequestContext) => (ctx.body as { force?: unknown } | null)
 
 async function related(ctx: RequestContext, values: Record<string, any>, row: Row | undefined, transaction?: Transaction) {
   const pick = (attr: string) => (attr in values ? values[attr] : row?.[attr]) ?? null;
-  const [stream, environment] = await Promise.all([
-    ctx.models.Stream.findOne({ where: { uid: pick('streamUid') }, transaction }),
-    ctx.models.Environment.findOne({ where: { uid: pick('environmentUid') }, transaction }),
-  ]);
+  // One after the other: inside a transaction both share its one connection.
+  const stream = await ctx.models.Stream.findOne({ where: { uid: pick('streamUid') }, transaction });
+  const environment = await ctx.models.Environment.findOne({ where: { uid: pick('environmentUid') }, transaction });
   return { pick, stream: stream!, environment: environment! };
 }
 

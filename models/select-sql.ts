@@ -56,6 +56,11 @@ export function selectColumns(model: ModelStatic<Model>, table = '', prefix = ''
   }));
 }
 
+/** A model's table, quoted for its dialect. */
+export function tableOf(model: ModelStatic<Model>): string {
+  return model.sequelize!.getQueryInterface().quoteIdentifier(model.getTableName() as string);
+}
+
 /** An attribute's column, quoted for the model's dialect. */
 export function columnOf(model: ModelStatic<Model>, attribute: string): string {
   return model.sequelize!.getQueryInterface().quoteIdentifier((model.getAttributes() as Record<string, { field?: string }>)[attribute].field ?? attribute);

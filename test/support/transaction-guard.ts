@@ -12,6 +12,7 @@ export interface TransactionGuard { violations: string[] }
 export function transactionGuard(sequelize: Sequelize): TransactionGuard {
   const inside = new AsyncLocalStorage<Transaction>();
   const violations: string[] = [];
+  const busy = new WeakMap<Transaction, number>();
   const open = sequelize.transaction.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
   const query = sequelize.query.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
   Object.assign(sequelize, {
@@ -24,7 +25,13 @@ export function transactionGuard(sequelize: Sequelize): TransactionGuard {
       const held = inside.getStore();
       // Work the transaction's callback started but did not await may run after it ended: not a second connection held.
       if (held && !(held as { finished?: string }).finished && !options?.transaction) violations.push(describe(sql));
-      return query(sql, options);
+      const mine = options?.transaction;
+      if (!mine) return query(sql, options);
+      // One connection runs one statement at a time: pg queues a second one (deprecated, gone in pg 9).
+      const running = busy.get(mine) ?? 0;
+      if (running > 0) violations.push(`concurrent statements on one transaction: ${describe(sql)}`);
+      busy.set(mine, running + 1);
+      return query(sql, options).finally(() => busy.set(mine, (busy.get(mine) ?? 1) - 1));
     },
   });
   return { violations };
