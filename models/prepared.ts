@@ -1,7 +1,6 @@
 /**
- * PostgreSQL: the statements every read sends (the caller's, models/caller; a row by uid, to-one targets by uids and
- * to-many targets with their links, models/select-sql) run as named prepared statements on Sequelize's own pooled
- * connections. Sent as plain text, PostgreSQL parsed and planned the caller's three-table
+ * PostgreSQL: the statements every request sends (the caller's, models/caller) run as named prepared statements on
+ * Sequelize's own pooled connections. Sent as plain text, PostgreSQL parsed and planned the caller's three-table
  * join on every request (~0.15–0.2 ms of its CPU, measured with EXPLAIN), on the same two cores the API runs on;
  * prepared, each connection parses it once and soon reuses one generic plan. Rows come back through the type
  * parsers Sequelize installs on its connections, so they read as Sequelize's own would. MySQL and MariaDB keep the
@@ -70,8 +69,6 @@ export async function queryPrepared(sequelize: Sequelize, text: string, values: 
     await (sequelize as Observed).runHooks('beforeQuery', options, query);
     const { logging } = (sequelize as Observed).options;
     if (typeof logging === 'function') logging(`Executing (prepared): ${text}`);
-    // pg's promise form left a rejection nobody observed when the database ended the connection under a query
-    // (test/integration/database-restart); its callback form does not.
     const result = await new Promise<{ rows: Record<string, unknown>[] }>((resolve, reject) => {
       connection.query({ name: nameOf(text), text, values }, (err, res) => (err ? reject(err) : resolve(res)));
     });
