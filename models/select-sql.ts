@@ -82,7 +82,7 @@ export async function findByUids<M extends Model>(model: ModelStatic<M>, uids: s
   if (uids.length === 0) return [];
   let sql = byUidsStatements.get(model as ModelStatic<Model>);
   if (!sql) {
-    const table = model.sequelize!.getQueryInterface().quoteIdentifier(model.getTableName() as string);
+    const table = tableOf(model as ModelStatic<Model>);
     sql = `SELECT ${selectColumns(model as ModelStatic<Model>).map((c) => c.select).join(', ')} FROM ${table} WHERE ${columnOf(model as ModelStatic<Model>, 'uid')} IN (?)`;
     byUidsStatements.set(model as ModelStatic<Model>, sql);
   }
@@ -95,7 +95,7 @@ const byUidStatements = new WeakMap<ModelStatic<Model>, string>();
 function byUidStatement(model: ModelStatic<Model>): string {
   let sql = byUidStatements.get(model);
   if (sql) return sql;
-  const table = model.sequelize!.getQueryInterface().quoteIdentifier(model.getTableName() as string);
+  const table = tableOf(model);
   sql = `SELECT ${selectColumns(model).map((c) => c.select).join(', ')} FROM ${table} WHERE ${columnOf(model, 'uid')} = ? AND ${columnOf(model, 'tenantUid')} = ?`;
   byUidStatements.set(model, sql);
   return sql;
@@ -123,7 +123,7 @@ function linkedStatement(join: ModelStatic<Model>, target: ModelStatic<Model>) {
   const j = (attribute: string) => `j.${columnOf(join, attribute)}`;
   const columns = selectColumns(target, 'x', 'x_');
   const sql = `SELECT ${j('sourceUid')} AS ${q('j_source')}, ${columns.map((c) => c.select).join(', ')}`
-    + ` FROM ${q(join.getTableName() as string)} j JOIN ${q(target.getTableName() as string)} x ON x.${columnOf(target, 'uid')} = ${j('targetUid')}`
+    + ` FROM ${tableOf(join)} j JOIN ${tableOf(target)} x ON x.${columnOf(target, 'uid')} = ${j('targetUid')}`
     + ` WHERE ${j('sourceUid')} IN (?) ORDER BY ${j('position')} ASC, ${j('targetUid')} ASC`;
   byTarget.set(target, (built = { sql, columns }));
   return built;

@@ -32,7 +32,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, database: Op
       await sequelize.close();
       if (guard.violations.length > 0) throw new Error(`SQL newer than MariaDB 10.3:\n${guard.violations.join('\n')}`);
       if (outside.violations.length > 0) {
-        throw new Error(`Statements sent outside the open transaction (a second pooled connection held):\n${[...new Set(outside.violations)].join('\n')}`);
+        throw new Error(`Statements outside their open transaction, or two at once on one:\n${[...new Set(outside.violations)].join('\n')}`);
       }
     },
   };

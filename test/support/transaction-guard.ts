@@ -33,7 +33,7 @@ export function transactionGuard(sequelize: Sequelize): TransactionGuard {
       // ROLLBACK sent while an INSERT of the same transaction had not settled (not on PostgreSQL; not yet explained).
       const running = busy.get(mine) ?? [];
       if (running.length > 0) violations.push(`concurrent statements on one transaction: ${describe(sql)}\n  while running: ${running.map((r) => r.slice(0, 120)).join(' | ')}`);
-      const text = typeof sql === 'string' ? sql : String((sql as { query?: string })?.query ?? sql);
+      const text = textOf(sql);
       busy.set(mine, [...running, text]);
       return query(sql, options).finally(() => {
         const left = [...(busy.get(mine) ?? [])];
@@ -45,8 +45,10 @@ export function transactionGuard(sequelize: Sequelize): TransactionGuard {
   return { violations };
 }
 
+const textOf = (sql: unknown): string => (typeof sql === 'string' ? sql : String((sql as { query?: string })?.query ?? sql));
+
 function describe(sql: unknown): string {
-  const text = typeof sql === 'string' ? sql : String((sql as { query?: string })?.query ?? sql);
+  const text = textOf(sql);
   const ours = (new Error().stack ?? '').split('\n').slice(2)
     .filter((line) => line.includes('/') && !line.includes('node_modules') && !line.includes('node:') && !line.includes('transaction-guard'))
     .slice(0, 4).map((line) => line.trim());
