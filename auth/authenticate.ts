@@ -4,6 +4,7 @@ import { ConnectionError } from 'sequelize';
 import type { Deps, Principal } from '../handlers/_lib/context';
 import { HttpError, UnauthorizedError } from '../handlers/_lib/errors';
 import type { Row } from '../models/define';
+import { isConnectionLost } from '../models/db-errors';
 import { fullName } from '../models/user';
 import { logger } from '../server/logger';
 import { createExternalUserResolver } from './external-users';
@@ -151,7 +152,7 @@ async function lookupKey(lookup: () => Promise<string>, external: boolean): Prom
   try {
     return await lookup();
   } catch (err) {
-    if (err instanceof ConnectionError) throw err;
+    if (err instanceof ConnectionError || isConnectionLost(err)) throw err;
     if (err instanceof KeySourceUnavailableError) {
       logger.warn({ jwksUri: err.jwksUri, reason: err.reason }, 'identity provider JWKS unavailable');
       throw new HttpError(502, 'Bad gateway', ['The identity provider is not reachable']);

@@ -1,4 +1,5 @@
 import { Sequelize, type Options } from 'sequelize';
+import { guardedPg } from './pg-guarded';
 
 export type Dialect = 'postgres' | 'mysql' | 'mariadb';
 
@@ -14,6 +15,7 @@ export function openDatabase(url: string, extra: Options = {}): Sequelize {
     ...extra,
   };
   if (dialect === 'postgres') {
+    options.dialectModule ??= guardedPg;
     options.dialectOptions = { connectionTimeoutMillis: 5_000, ...(extra.dialectOptions ?? {}) };
   } else if (dialect === 'mysql') {
     options.dialectOptions = { connectTimeout: 5_000, charset: 'utf8mb4', ...(extra.dialectOptions ?? {}) };

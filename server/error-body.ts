@@ -1,5 +1,5 @@
 /** The one place where failures become the spec §7 body. Stack traces and SQL never reach a client. */
-import { isDeadlock } from '../models/db-errors';
+import { isConnectionLost, isDeadlock } from '../models/db-errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   BaseError, ConnectionError, ForeignKeyConstraintError, OptimisticLockError, TimeoutError, UniqueConstraintError,
@@ -11,7 +11,7 @@ export function errorReply(err: unknown, requestId: string): HttpError {
   if (err instanceof HttpError) return err;
   const clientError = httpClientError(err);
   if (clientError) return clientError;
-  if (err instanceof ConnectionError || err instanceof TimeoutError || isDriverConnectionError(err)) {
+  if (err instanceof ConnectionError || err instanceof TimeoutError || isConnectionLost(err)) {
     logger.warn({ requestId, err: (err as Error).message }, 'database unavailable');
     return new ServiceUnavailableError();
   }
@@ -39,11 +39,6 @@ function httpClientError(err: unknown): HttpError | undefined {
 /** `short_name_key` → `shortName`. */
 function wireName(column: string): string {
   return column.replace(/_key$/, '').replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-}
-
-function isDriverConnectionError(err: unknown): boolean {
-  const code = (err as { code?: string; parent?: { code?: string } })?.code ?? (err as { parent?: { code?: string } })?.parent?.code;
-  return typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ER_GET_CONNECTION_TIMEOUT', '57P01', '57P03'].includes(code);
 }
 
 export function sendError(req: IncomingMessage, res: ServerResponse, error: HttpError): void {
