@@ -10,6 +10,7 @@ import { QueryTypes, type Model, type ModelStatic } from 'sequelize';
 import type { Row } from './define';
 import type { Models } from './index';
 import { buildAliased, columnOf, selectColumns } from './select-sql';
+import { numbered, queryPrepared } from './prepared';
 
 /** The row a request will read: its model and uid. */
 export interface ItemWanted { model: ModelStatic<Model>; uid: string }
@@ -25,8 +26,11 @@ export interface Caller { tenant: Row; user: Row | null; item?: Row | null }
 const CALLER_USER = new Set(['uid', 'tenantUid', 'email', 'roles', 'firstName', 'middleName', 'lastName', 'version']);
 
 type Columns = ReturnType<typeof selectColumns>;
-/** The statement, split at its placeholders, and the aliased columns of each joined table; built once per item model. */
-type Built = { sql: string[]; t: Columns; u: Columns; r: Columns };
+/**
+ * The statement (PostgreSQL: numbered for a prepared statement; else split at its placeholders) and the aliased
+ * columns of each joined table; built once per item model.
+ */
+type Built = { sql: string[]; prepared?: string; t: Columns; u: Columns; r: Columns };
 const plain = new WeakMap<Models, Built>();
 const withItem = new WeakMap<ModelStatic<Model>, Built>();
 
@@ -42,7 +46,8 @@ function build(models: Models, item: ModelStatic<Model> | undefined): Built {
     + ` WHERE t.${q('short_name')} = ?`;
   // Split at its placeholders once: the values are escaped into it per call (Sequelize's replacements would scan
   // the whole text for them on every call).
-  return { sql: sql.split('?'), t: tenant, u: user, r: row };
+  const prepared = models.sequelize.getDialect() === 'postgres' ? numbered(sql) : undefined;
+  return { sql: sql.split('?'), prepared, t: tenant, u: user, r: row };
 }
 
 function statement(models: Models, item: ModelStatic<Model> | undefined): Built {
@@ -61,8 +66,9 @@ export async function findCaller(models: Models, realm: string, userUid: string,
   const wanted = item && isTenantRow(item.model) ? item : undefined;
   const built = statement(models, wanted?.model);
   const values = wanted ? [userUid, wanted.uid, realm] : [userUid, realm];
-  const sql = built.sql.reduce((text, part, i) => text + models.sequelize.escape(values[i - 1]) + part);
-  const [row] = await models.sequelize.query<Record<string, unknown>>(sql, { type: QueryTypes.SELECT });
+  const [row] = built.prepared
+    ? await queryPrepared(models.sequelize, built.prepared, values)
+    : await models.sequelize.query<Record<string, unknown>>(built.sql.reduce((text, part, i) => text + models.sequelize.escape(values[i - 1]) + part), { type: QueryTypes.SELECT });
   if (!row) return null;
   const present = (alias: string) => row[alias] !== null && row[alias] !== undefined;
   const tenant = buildAliased(models.Tenant as ModelStatic<Row>, built.t, row);

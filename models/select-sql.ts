@@ -3,6 +3,7 @@
  * `COUNT(*) FROM (… LIMIT n)`) that must keep every dialect's quoting, column mapping and operators exactly as
  * Sequelize writes them; and the read of one row by uid, built once per model.
  */
+import { selectRows } from './prepared';
 import { QueryTypes, Utils, type FindOptions, type ModelStatic, type Model, type Transaction, type WhereOptions } from 'sequelize';
 
 type Generator = { selectQuery: (table: string, options: object, model: unknown) => string };
@@ -86,7 +87,7 @@ export async function findByUids<M extends Model>(model: ModelStatic<M>, uids: s
     sql = `SELECT ${selectColumns(model as ModelStatic<Model>).map((c) => c.select).join(', ')} FROM ${table} WHERE ${columnOf(model as ModelStatic<Model>, 'uid')} IN (?)`;
     byUidsStatements.set(model as ModelStatic<Model>, sql);
   }
-  return model.sequelize!.query(sql, { replacements: [uids], model, mapToModel: true, transaction }) as Promise<M[]>;
+  return model.bulkBuild(await selectRows(model.sequelize!, sql, [uids], transaction) as never[], { raw: true, isNewRecord: false });
 }
 
 /** Per model: its row by primary key within one tenant, as findOne would select it. */
@@ -107,8 +108,8 @@ function byUidStatement(model: ModelStatic<Model>): string {
  */
 export async function findByUidInTenant<M extends Model>(model: ModelStatic<M>, uid: string, tenantUid: string, transaction?: Transaction): Promise<M | null> {
   const sql = byUidStatement(model as ModelStatic<Model>);
-  const [row] = await model.sequelize!.query(sql, { replacements: [uid, tenantUid], model, mapToModel: true, transaction });
-  return (row as M | undefined) ?? null;
+  const [row] = await selectRows(model.sequelize!, sql, [uid, tenantUid], transaction);
+  return row ? model.build(row as never, { raw: true, isNewRecord: false }) : null;
 }
 
 /** Per join and target model: the targets linked to some sources, with the source each link comes from. */
@@ -137,7 +138,7 @@ function linkedStatement(join: ModelStatic<Model>, target: ModelStatic<Model>) {
 export async function findLinked<T extends Model>(join: ModelStatic<Model>, target: ModelStatic<T>, sourceUids: string[], transaction?: Transaction): Promise<{ sourceUid: string; target: T }[]> {
   if (sourceUids.length === 0) return [];
   const { sql, columns } = linkedStatement(join, target as ModelStatic<Model>);
-  const rows = await join.sequelize!.query<Record<string, unknown>>(sql, { replacements: [sourceUids], type: QueryTypes.SELECT, transaction });
+  const rows = await selectRows(join.sequelize!, sql, [sourceUids], transaction);
   const built = new Map<string, T>();
   return rows.map((row) => {
     const uid = row.x_uid as string;
