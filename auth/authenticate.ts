@@ -101,7 +101,7 @@ export function createAuthenticator(deps: Deps & { keys?: KeyStore; findCaller?:
       roles: new Set<string>(user.roles as string[]),
       email: user.email as string,
       fullName: fullName(user as unknown as Parameters<typeof fullName>[0]),
-      ...(item && caller.item !== undefined ? { prefetched: { ...item, row: caller.item } } : {}),
+      ...(item && caller.item !== undefined ? { prefetched: { ...item, row: caller.item, targets: caller.related } } : {}),
     };
   };
 

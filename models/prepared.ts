@@ -13,6 +13,9 @@ import { isConnectionLost } from './db-errors';
 interface PgClient {
   query(config: { name: string; text: string; values: unknown[] }, callback: (err: Error | null, res: { rows: Record<string, unknown>[] }) => void): void;
   _invalid?: boolean;
+  /** pg ≥ 8.20: queries are written as they come instead of one after another's answer. */
+  pipeline: boolean;
+  connection: { stream: { cork(): void; uncork(): void } };
 }
 interface Pool {
   getConnection(options: { type: string }): Promise<PgClient>;
@@ -48,9 +51,14 @@ export async function selectRows(sequelize: Sequelize, text: string, values: unk
   if (transaction || sequelize.getDialect() !== 'postgres') {
     return sequelize.query<Record<string, unknown>>(text, { replacements: values, type: QueryTypes.SELECT, transaction });
   }
+  return queryPrepared(sequelize, preparedText(text), values);
+}
+
+/** A hand-written statement numbered for PostgreSQL (see numbered), once per text. */
+export function preparedText(text: string): string {
   let prepared = numberedTexts.get(text);
   if (!prepared) numberedTexts.set(text, (prepared = numbered(text)));
-  return queryPrepared(sequelize, prepared, values);
+  return prepared;
 }
 
 /**
@@ -60,20 +68,52 @@ export async function selectRows(sequelize: Sequelize, text: string, values: unk
 type Observed = Sequelize & { runHooks(name: string, ...args: unknown[]): Promise<void>; options: { logging?: unknown } };
 
 export async function queryPrepared(sequelize: Sequelize, text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+  return (await queryPreparedBatch(sequelize, [{ text, values }]))[0];
+}
+
+/**
+ * Several prepared statements on one pooled connection, written in one go and answered in order (pg's pipeline
+ * mode, for this batch only; each statement keeps its own Sync, so one failing does not fail the others): one round
+ * trip, and one wake-up of the database backend, instead of one per statement. Each database round trip of a read
+ * costs the API more than the statement itself on a machine whose cores it shares with the database (the
+ * backend woken by the write takes the core); a stream read of three statements sent this way ran near a cluster
+ * read of one.
+ */
+export async function queryPreparedBatch(sequelize: Sequelize, statements: { text: string; values: unknown[] }[]): Promise<Record<string, unknown>[][]> {
   const pool = sequelize.connectionManager as unknown as Pool;
   const options = { type: 'SELECT', prepared: true };
-  const query = { sql: text };
+  const queries = statements.map((s) => ({ sql: s.text }));
   const connection = await pool.getConnection(options);
   try {
-    await (sequelize as Observed).runHooks('beforeQuery', options, query);
     const { logging } = (sequelize as Observed).options;
-    if (typeof logging === 'function') logging(`Executing (prepared): ${text}`);
+    for (const query of queries) {
+      await (sequelize as Observed).runHooks('beforeQuery', options, query);
+      if (typeof logging === 'function') logging(`Executing (prepared): ${query.sql}`);
+    }
     // pg's promise form left a rejection nobody observed when the database ended the connection under a query
     // (test/integration/database-restart); its callback form does not.
-    const result = await new Promise<{ rows: Record<string, unknown>[] }>((resolve, reject) => {
-      connection.query({ name: nameOf(text), text, values }, (err, res) => (err ? reject(err) : resolve(res)));
-    });
-    return result.rows;
+    type Answer = { rows: Record<string, unknown>[] };
+    const callbacks: ((err: Error | null, res: Answer) => void)[] = [];
+    const answers = statements.map(() => new Promise<Answer>((resolve, reject) => {
+      callbacks.push((err, res) => (err ? reject(err) : resolve(res)));
+    }));
+    const batched = statements.length > 1;
+    if (batched) {
+      connection.pipeline = true;
+      connection.connection.stream.cork();
+    }
+    try {
+      statements.forEach(({ text, values }, i) => {
+        connection.query({ name: nameOf(text), text, values }, callbacks[i]);
+      });
+    } finally {
+      if (batched) connection.connection.stream.uncork();
+    }
+    const settled = await Promise.allSettled(answers);
+    if (batched) connection.pipeline = false;
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.map((r) => (r as PromiseFulfilledResult<Answer>).value.rows);
   } catch (err) {
     // A lost connection goes back to the pool marked unusable, and the pool drops it.
     if (isConnectionLost(err)) {
@@ -82,7 +122,7 @@ export async function queryPrepared(sequelize: Sequelize, text: string, values: 
     }
     throw err;
   } finally {
-    await (sequelize as Observed).runHooks('afterQuery', options, query);
+    for (const query of queries) await (sequelize as Observed).runHooks('afterQuery', options, query);
     await pool.releaseConnection(connection);
   }
 }

@@ -196,10 +196,10 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
 
   /** The row a GET of one item will read (handlers tagged `itemModel`), so authentication reads it alongside. */
   function itemWanted(operation: Operation | undefined, path: string): ItemWanted | undefined {
-    const itemModel = operation && operationHandlers[operation.operationId]?.itemModel;
-    if (!itemModel) return undefined;
-    const uid = uidOf(path.split('/')[shapeOf(operation).idSegment]);
-    return uid === null ? undefined : { model: itemModel(deps.models), uid };
+    const handler = operation && operationHandlers[operation.operationId];
+    if (!handler?.itemModel) return undefined;
+    const uid = uidOf(path.split('/')[shapeOf(operation!).idSegment]);
+    return uid === null ? undefined : { model: handler.itemModel(deps.models), uid, related: handler.itemRelated?.(deps.models) };
   }
 
   /**

@@ -16,9 +16,10 @@ export interface Principal {
   /**
    * The row a GET of one item names, read with the caller in one statement and within the caller's tenant (row
    * null: none there); the store takes it only where the caller's scope is that tenant alone and no transaction is
-   * open (handlers/_lib/store).
+   * open (handlers/_lib/store). `targets`: the targets of its associations, read in the same round trip
+   * (PostgreSQL), per association.
    */
-  prefetched?: ItemWanted & { row: Row | null };
+  prefetched?: ItemWanted & { row: Row | null; targets?: Map<string, Row[]> };
 }
 
 /** Process-wide dependencies handed to handlers and the auth module. */

@@ -13,7 +13,9 @@ import { accepts, COMPACT, hal, noContent, withPrecheck, type CheckedHandler, ty
 import { collection, compact, item, items, rightsOf, selfHref, wireFields } from './render';
 import { auditEntry, updateEntries, type Resource, type SearchDef } from './resource';
 import { findOneWhere, findPage, findVisible, loadRelated, resolveQueryRef, setLinks } from './store';
-import type { WhereOptions } from 'sequelize';
+import type { Model, ModelStatic, WhereOptions } from 'sequelize';
+import type { Models } from '../../models';
+import type { RelatedWanted } from '../../models/caller';
 
 /** Wire values plus association uids: what audit details compare. */
 async function snapshot(resource: Resource, row: Row, ctx: RequestContext, transaction?: Transaction) {
@@ -79,6 +81,19 @@ export async function createWithin(resource: Resource, ctx: RequestContext, tran
   };
 }
 
+/** The associations a GET of one item renders whose targets can be read with the caller (store.loadRelated). */
+const wanted = new WeakMap<Resource, RelatedWanted[]>();
+function relatedWanted(resource: Resource, models: Models): RelatedWanted[] {
+  let list = wanted.get(resource);
+  if (!list) {
+    list = resource.associations.filter((a) => !a.reverse).map((a): RelatedWanted => (a.many
+      ? { rel: a.rel, target: a.target().model(models), join: models[a.join!] as unknown as ModelStatic<Model> }
+      : { rel: a.rel, target: a.target().model(models), attribute: a.attribute! }));
+    wanted.set(resource, list);
+  }
+  return list;
+}
+
 export function resourceHandlers(resource: Resource) {
   const model = (ctx: RequestContext) => resource.model(ctx.models);
   const collectionPath = (ctx: RequestContext) => `${ctx.base}/${resource.collection}`;
@@ -89,7 +104,7 @@ export function resourceHandlers(resource: Resource) {
     const row = await findVisible(resource, ctx, ctx.params.id);
     if (notModified(ctx, row)) return { status: 304, headers: validatorHeaders(row) };
     return hal(await renderOne(resource, row, ctx), 200, validatorHeaders(row));
-  }, { itemModel: resource.model });
+  }, { itemModel: resource.model, itemRelated: (models: Models) => relatedWanted(resource, models) });
 
   /** `/tenant`, `/user`: the caller's own item, read fresh and answered exactly like GET of its id. */
   const current = (uidOf: (ctx: RequestContext) => string): Handler => (ctx) => get({ ...ctx, params: { ...ctx.params, id: uidOf(ctx) } });

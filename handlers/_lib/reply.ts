@@ -1,5 +1,6 @@
 import type { Model, ModelStatic } from 'sequelize';
 import type { Models } from '../../models';
+import type { RelatedWanted } from '../../models/caller';
 import type { RequestContext } from './context';
 
 /** The one outcome type of every handler; server/app writes it to the wire. */
@@ -20,9 +21,13 @@ export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
 export type Precheck = (ctx: RequestContext) => Promise<unknown>;
 /**
  * `itemModel`: the handler answers GET of one row named by the `id` path parameter, so the adapter may ask for that
- * row alongside the caller: one round trip instead of two.
+ * row alongside the caller: one round trip instead of two; `itemRelated`: and the targets of these associations.
  */
-export type CheckedHandler = Handler & { precheck?: Precheck; itemModel?: (models: Models) => ModelStatic<Model> };
+export type CheckedHandler = Handler & {
+  precheck?: Precheck;
+  itemModel?: (models: Models) => ModelStatic<Model>;
+  itemRelated?: (models: Models) => RelatedWanted[];
+};
 export const withPrecheck = (handler: Handler, precheck: Precheck): CheckedHandler => Object.assign(handler, { precheck });
 
 export const HAL = 'application/hal+json';

@@ -102,11 +102,31 @@ export type Related = Map<string, Map<string, Row | Row[] | null>>;
 /** Targets of every association of every row, in one query per association (to-many: join and targets in one). */
 export async function loadRelated(resource: Resource, rows: Row[], ctx: RequestContext, transaction?: Transaction): Promise<Related> {
   const related: Related = new Map(rows.map((r) => [r.uid as string, new Map()]));
+  const early = rows.length === 1 && !transaction && ctx.principal.prefetched?.row === rows[0] ? ctx.principal.prefetched.targets : undefined;
   for (const assoc of resource.associations) {
+    if (early && takeEarly(assoc, rows[0], early.get(assoc.rel), related)) continue;
     if (assoc.many) await loadMany(assoc, rows, ctx, related, transaction);
     else await loadOne(assoc, rows, ctx, related, transaction);
   }
   return related;
+}
+
+/**
+ * Targets read with the caller (models/caller), when they answer for this row: a to-one target is taken only when
+ * it is the one the row names (the row and the target were read by separate statements of one round trip; a
+ * concurrent change between them reads again).
+ */
+function takeEarly(assoc: AssociationDef, row: Row, targets: Row[] | undefined, related: Related): boolean {
+  if (!targets) return false;
+  if (assoc.many) {
+    related.get(row.uid)!.set(assoc.rel, targets);
+    return true;
+  }
+  const named = row[assoc.attribute!] as string | null;
+  const target = targets.find((t) => t.uid === named) ?? null;
+  if (named !== null && target === null) return false;
+  related.get(row.uid)!.set(assoc.rel, target);
+  return true;
 }
 
 async function loadOne(assoc: AssociationDef, rows: Row[], ctx: RequestContext, related: Related, transaction?: Transaction) {

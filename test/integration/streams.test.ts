@@ -98,6 +98,39 @@ describe('streams: create and read', () => {
   });
 });
 
+describe('streams: one item read', () => {
+  it('GET of one stream, its associations read with the caller, answers what the page answers for it', async () => {
+    const [conf] = (await call(app, 'GET', '/confidentialities/search/findByName?name=Internal', { token: author.token })).body._embedded.confidentialities;
+    const [integ] = (await call(app, 'GET', '/integrities/search/findByName?name=High', { token: author.token })).body._embedded.integrities;
+    const more = (await call(app, 'POST', '/groups', { token: t.admin.token, body: { name: 'More Viewers', members: [] } })).body;
+    const created = await post(body({
+      name: 'one-item-read', keyType: 'PROTOBUF', keySchema: schema.PROTOBUF, confidentiality: conf.uid, integrity: integ.uid, viewers: [more.uid, viewers.uid],
+    }));
+    expect(created.status).toBe(201);
+    // The tenant admin sees every stream: the row and its targets come with the caller (the author's read scope
+    // has a visibility rule, so the row is read apart).
+    const item = await call(app, 'GET', `/streams/${created.body.uid}`, { token: t.admin.token });
+    const page = await call(app, 'GET', '/streams/search/findByName?name=one-item-read', { token: t.admin.token });
+    const listed = page.body._embedded.streams[0];
+    expect(item.body._embedded).toMatchObject({
+      keySchema: { uid: schema.PROTOBUF }, valueSchema: { uid: schema.AVRO }, owners: { uid: owners.uid },
+      confidentiality: { uid: conf.uid }, integrity: { uid: integ.uid }, viewers: [{ uid: more.uid }, { uid: viewers.uid }],
+    });
+    expect(item.body._embedded).toEqual(listed._embedded);
+    expect(item.body._links).toEqual(listed._links);
+    // After a change of every association, the next read shows the new targets.
+    const patched = await call(app, 'PATCH', `/streams/${created.body.uid}`, {
+      token: author.token, body: { keyType: 'String', keySchema: null, confidentiality: null, integrity: null, viewers: [viewers.uid, more.uid] },
+    });
+    expect(patched.status).toBe(200);
+    const again = await call(app, 'GET', `/streams/${created.body.uid}`, { token: t.admin.token });
+    expect(again.body._embedded.viewers.map((v: { uid: string }) => v.uid)).toEqual([viewers.uid, more.uid]);
+    expect(again.body._embedded.keySchema).toBeUndefined();
+    expect(again.body._embedded.confidentiality).toBeUndefined();
+    expect(again.body._embedded).toEqual(patched.body._embedded);
+  });
+});
+
 describe('streams: update, delete, permissions', () => {
   it('PATCH keeps the rules on the merged stream; PUT replaces; audit as Topic', async () => {
     const created = (await post(body())).body;
