@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Models } from '../models';
-import { progress, type Seeding } from './bench-seed';
+import { progress, settle, type Seeding } from './bench-seed';
 
 // Big enough to amortise a round trip, small enough for MariaDB's default max_allowed_packet (~0.4 KB a row).
 const BATCH = 5_000;
@@ -108,7 +108,7 @@ const busiest = (hits: number[], q: number): number => {
 };
 
 export interface AuditHistory {
-  /** Tops the tenant's history up to `target` entries (plus one of another tenant per 50) and analyzes the table. */
+  /** Tops the tenant's history up to `target` entries (plus one of another tenant per 50) and settles the table (see settle). */
   seedTo(target: number): Promise<Seeding>;
   /** The timed queries (after the first seedTo: the actor is a middling one of what it seeded), as `?query` strings. */
   queries(): { name: string; query: string }[];
@@ -123,7 +123,7 @@ export function auditHistory(models: Models, tenantUid: string, largest: number)
     async seedTo(target) {
       seedings += 1;
       const seeding = await seed(models, world, tenantUid, otherUid, target, seedings, seedings === 1);
-      await models.sequelize.query(models.sequelize.getDialect() === 'postgres' ? 'ANALYZE audit_events' : 'ANALYZE TABLE audit_events');
+      await settle(models, ['audit_events']);
       return seeding;
     },
     queries() {
