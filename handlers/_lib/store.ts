@@ -102,13 +102,23 @@ export type Related = Map<string, Map<string, Row | Row[] | null>>;
 /** Targets of every association of every row, in one query per association (to-many: join and targets in one). */
 export async function loadRelated(resource: Resource, rows: Row[], ctx: RequestContext, transaction?: Transaction): Promise<Related> {
   const related: Related = new Map(rows.map((r) => [r.uid as string, new Map()]));
-  const early = rows.length === 1 && !transaction && ctx.principal.prefetched?.row === rows[0] ? ctx.principal.prefetched.targets : undefined;
+  const early = rows.length === 1 && !transaction ? earlyTargets(resource, rows[0], ctx) : undefined;
   for (const assoc of resource.associations) {
     if (early && takeEarly(assoc, rows[0], early.get(assoc.rel), related)) continue;
     if (assoc.many) await loadMany(assoc, rows, ctx, related, transaction);
     else await loadOne(assoc, rows, ctx, related, transaction);
   }
   return related;
+}
+
+/**
+ * The targets read with the caller for the item this GET names (models/caller). Also when the row itself was read
+ * again (a caller whose scope has a visibility rule): targets are not subject to the caller's visibility, so they
+ * are the same for every reader.
+ */
+function earlyTargets(resource: Resource, row: Row, ctx: RequestContext): Map<string, Row[]> | undefined {
+  const early = ctx.principal.prefetched;
+  return early?.targets && early.uid === row.uid && early.model === resource.model(ctx.models) ? early.targets : undefined;
 }
 
 /**

@@ -93,6 +93,13 @@ describe('a GET of one item reads the row with the caller', () => {
     expect(owners.body.uid).toBe(w.streamTeam.uid);
   });
 
+  it('a stream read by its owner (a scope with a visibility rule, so the row is read again): its targets are still read once', async () => {
+    const sql = await itemStatements(`/streams/${w.stream.uid}`, w.streamOwner.token);
+    expect(sql.filter((s) => /stream_viewers\S*\s+j\s+JOIN\s+\S*groups/i.test(s))).toHaveLength(1);
+    // owners is read with the caller on PostgreSQL (joined), after the row elsewhere: once either way
+    expect(sql.filter((s) => /FROM\s+\S*groups\S*\s+WHERE/i.test(s))).toHaveLength(postgres ? 0 : 1);
+  });
+
   it("another tenant's item is 404 through the same statement, and its owner still reads it", async () => {
     const other = await createTenant(app, 'qcother');
     const created = await call(app, 'POST', '/clusters', { token: other.admin.token, body: { name: 'qc-foreign', bootstrapServers: ['f:9092'] } });
