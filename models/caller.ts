@@ -12,7 +12,7 @@ import { QueryTypes, type Model, type ModelStatic } from 'sequelize';
 import type { Row } from './define';
 import type { Models } from './index';
 import { buildAliased, columnOf, decodeLinked, linkedSql, selectColumns } from './select-sql';
-import { numbered, preparedText, queryPrepared, queryPreparedBatch } from './prepared';
+import { numbered, queryPrepared, queryPreparedBatch } from './prepared';
 
 /**
  * A to-one (`attribute` of the row names the target) or to-many (`join` links row and targets) association of the
@@ -44,7 +44,12 @@ type Columns = ReturnType<typeof selectColumns>;
  * columns of each joined table; built once per item model. On PostgreSQL the item's to-one targets are joined in
  * too (`one`): prepared, the join is planned once per connection, not per call.
  */
-type Built = { sql: string[]; prepared?: string; t: Columns; u: Columns; r: Columns; one: { wanted: RelatedWanted; columns: Columns }[] };
+type Built = {
+  sql: string[]; prepared?: string; t: Columns; u: Columns; r: Columns;
+  one: { wanted: RelatedWanted; columns: Columns }[];
+  /** PostgreSQL: the to-many associations, each read by a statement pipelined behind the caller's. */
+  many: { wanted: RelatedWanted; text: string }[];
+};
 const plain = new WeakMap<Models, Built>();
 const withItem = new WeakMap<ModelStatic<Model>, Built>();
 
@@ -62,10 +67,13 @@ function build(models: Models, item: ItemWanted | undefined): Built {
   if (models.sequelize.getDialect() !== 'postgres') {
     // Split at its placeholders once: the values are escaped into it per call (Sequelize's replacements would scan
     // the whole text for them on every call).
-    return { sql: text([]).split('?'), t: tenant, u: user, r: row, one: [] };
+    return { sql: text([]).split('?'), t: tenant, u: user, r: row, one: [], many: [] };
   }
-  const one = (item?.related ?? []).filter((r) => !r.join).map((wanted, i) => ({ wanted, columns: selectColumns(wanted.target, `a${i}`, `a${i}_`) }));
-  return { sql: [], prepared: numbered(text(one)), t: tenant, u: user, r: row, one };
+  const related = item?.related ?? [];
+  const one = related.filter((r) => !r.join).map((wanted, i) => ({ wanted, columns: selectColumns(wanted.target, `a${i}`, `a${i}_`) }));
+  // Keyed by the item's uid (the row is not read yet); answers are used only when the row is in the caller's tenant.
+  const many = related.filter((r) => r.join).map((wanted) => ({ wanted, text: numbered(linkedSql(wanted.join!, wanted.target)) }));
+  return { sql: [], prepared: numbered(text(one)), t: tenant, u: user, r: row, one, many };
 }
 
 /** Built once per item model: its `related` list comes from the model's one resource, the same on every call. */
@@ -85,12 +93,11 @@ export async function findCaller(models: Models, realm: string, userUid: string,
   const wanted = item && isTenantRow(item.model) ? item : undefined;
   const built = statement(models, wanted);
   const values = wanted ? [userUid, wanted.uid, realm] : [userUid, realm];
-  const many = built.prepared ? (wanted?.related ?? []).filter((r) => r.join) : [];
   let answers: Record<string, unknown>[][];
   if (!built.prepared) {
     answers = [await models.sequelize.query<Record<string, unknown>>(built.sql.reduce((text, part, i) => text + models.sequelize.escape(values[i - 1]) + part), { type: QueryTypes.SELECT })];
-  } else if (many.length > 0) {
-    answers = await queryPreparedBatch(models.sequelize, [{ text: built.prepared, values }, ...many.map((r) => linkedStatement(wanted!, r))]);
+  } else if (built.many.length > 0) {
+    answers = await queryPreparedBatch(models.sequelize, [{ text: built.prepared, values }, ...built.many.map((m) => ({ text: m.text, values: [[wanted!.uid]] }))]);
   } else {
     answers = [await queryPrepared(models.sequelize, built.prepared, values)];
   }
@@ -106,14 +113,6 @@ export async function findCaller(models: Models, realm: string, userUid: string,
   built.one.forEach(({ wanted: r, columns }, i) => {
     related.set(r.rel, present(`a${i}_uid`) ? [buildAliased(r.target as ModelStatic<Row>, columns, row)] : []);
   });
-  many.forEach((r, i) => related.set(r.rel, decodeLinked(r.join!, r.target as ModelStatic<Row>, answers[i + 1]).map((l) => l.target)));
+  built.many.forEach(({ wanted: r }, i) => related.set(r.rel, decodeLinked(r.join!, r.target as ModelStatic<Row>, answers[i + 1]).map((l) => l.target)));
   return { tenant, user, item: read, related };
-}
-
-/**
- * PostgreSQL: a to-many association's targets go out in the same round trip as the caller's statement, keyed by
- * the item's uid (the row is not read yet); the answer is used only when that row is in the caller's tenant.
- */
-function linkedStatement(item: ItemWanted, r: RelatedWanted): { text: string; values: unknown[] } {
-  return { text: preparedText(linkedSql(r.join!, r.target)), values: [[item.uid]] };
 }

@@ -55,7 +55,7 @@ export async function selectRows(sequelize: Sequelize, text: string, values: unk
 }
 
 /** A hand-written statement numbered for PostgreSQL (see numbered), once per text. */
-export function preparedText(text: string): string {
+function preparedText(text: string): string {
   let prepared = numberedTexts.get(text);
   if (!prepared) numberedTexts.set(text, (prepared = numbered(text)));
   return prepared;

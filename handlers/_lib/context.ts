@@ -17,7 +17,8 @@ export interface Principal {
    * The row a GET of one item names, read with the caller in one statement and within the caller's tenant (row
    * null: none there); the store takes it only where the caller's scope is that tenant alone and no transaction is
    * open (handlers/_lib/store). `targets`: the targets of its associations, read in the same round trip
-   * (PostgreSQL), per association.
+   * (PostgreSQL), per association; the store takes them for this item whatever the caller's scope (targets are not
+   * subject to visibility).
    */
   prefetched?: ItemWanted & { row: Row | null; targets?: Map<string, Row[]> };
 }

@@ -81,15 +81,20 @@ export async function createWithin(resource: Resource, ctx: RequestContext, tran
   };
 }
 
-/** The associations a GET of one item renders whose targets can be read with the caller (store.loadRelated). */
-const wanted = new WeakMap<Resource, RelatedWanted[]>();
+/**
+ * The associations a GET of one item renders whose targets can be read with the caller (store.loadRelated), per
+ * set of models (each holds its own model classes: a process may run more than one, as the tests do).
+ */
+const wanted = new WeakMap<Models, Map<Resource, RelatedWanted[]>>();
 function relatedWanted(resource: Resource, models: Models): RelatedWanted[] {
-  let list = wanted.get(resource);
+  let byResource = wanted.get(models);
+  if (!byResource) wanted.set(models, (byResource = new Map()));
+  let list = byResource.get(resource);
   if (!list) {
     list = resource.associations.filter((a) => !a.reverse).map((a): RelatedWanted => (a.many
       ? { rel: a.rel, target: a.target().model(models), join: models[a.join!] as unknown as ModelStatic<Model> }
       : { rel: a.rel, target: a.target().model(models), attribute: a.attribute! }));
-    wanted.set(resource, list);
+    byResource.set(resource, list);
   }
   return list;
 }
