@@ -5,14 +5,14 @@
  * that row, within the same tenant, comes back in the same statement, so the read costs one round trip, not two.
  * On PostgreSQL the statement is prepared, and the item's associations come in the same round trip: to-one targets
  * joined in (sent as text, a join of seven tables was planned for ~2 ms on every call; prepared, once per
- * connection), to-many targets as statements pipelined behind it (models/prepared). MySQL and MariaDB read the row
- * alone, and its associations after it.
+ * connection), to-many targets as one JSON column each (models/select-sql linkedJson). MySQL and MariaDB read the
+ * row alone, and its associations after it.
  */
 import { QueryTypes, type Model, type ModelStatic } from 'sequelize';
 import type { Row } from './define';
 import type { Models } from './index';
-import { buildAliased, columnOf, decodeLinked, linkedSql, selectColumns } from './select-sql';
-import { numbered, queryPrepared, queryPreparedBatch } from './prepared';
+import { buildAliased, columnOf, linkedJson, selectColumns } from './select-sql';
+import { numbered, queryPrepared } from './prepared';
 
 /**
  * A to-one (`attribute` of the row names the target) or to-many (`join` links row and targets) association of the
@@ -47,8 +47,13 @@ type Columns = ReturnType<typeof selectColumns>;
 type Built = {
   sql: string[]; prepared?: string; t: Columns; u: Columns; r: Columns;
   one: { wanted: RelatedWanted; columns: Columns }[];
-  /** PostgreSQL: the to-many associations, each read by a statement pipelined behind the caller's. */
-  many: { wanted: RelatedWanted; text: string }[];
+  /**
+   * PostgreSQL: the to-many associations, each one column (`m0`, …) of the caller's statement. As a statement of its
+   * own pipelined behind the caller's (one round trip still) a stream read served 0.38–0.45 of bare's requests in
+   * paired runs, as a column 0.45–0.64 (median ~0.53): PostgreSQL answers each statement of a pipeline in its own
+   * write, so Node was woken twice.
+   */
+  many: { wanted: RelatedWanted; decode(value: unknown): Row[] }[];
 };
 const plain = new WeakMap<Models, Built>();
 const withItem = new WeakMap<ModelStatic<Model>, Built>();
@@ -59,7 +64,7 @@ function build(models: Models, item: ItemWanted | undefined): Built {
   const tenant = selectColumns(models.Tenant as ModelStatic<Row>, 't', 't_');
   const user = selectColumns(models.User as ModelStatic<Row>, 'u', 'u_').filter((c) => CALLER_USER.has(c.attribute));
   const row = item ? selectColumns(item.model, 'r', 'r_') : [];
-  const text = (one: Built['one']) => `SELECT ${[...tenant, ...user, ...row, ...one.flatMap((o) => o.columns)].map((c) => c.select).join(', ')} FROM ${table(models.Tenant)} t`
+  const text = (one: Built['one'], many: string[]) => `SELECT ${[...tenant, ...user, ...row, ...one.flatMap((o) => o.columns)].map((c) => c.select).concat(many.map((m, i) => `${m} AS ${q(`m${i}`)}`)).join(', ')} FROM ${table(models.Tenant)} t`
     + ` LEFT JOIN ${table(models.User)} u ON u.${q('tenant_uid')} = t.${q('uid')} AND u.${q('uid')} = ?`
     + (item ? ` LEFT JOIN ${table(item.model)} r ON r.${columnOf(item.model, 'tenantUid')} = t.${q('uid')} AND r.${columnOf(item.model, 'uid')} = ?` : '')
     + one.map((o, i) => ` LEFT JOIN ${table(o.wanted.target)} a${i} ON a${i}.${columnOf(o.wanted.target, 'uid')} = r.${columnOf(item!.model, o.wanted.attribute!)}`).join('')
@@ -67,13 +72,14 @@ function build(models: Models, item: ItemWanted | undefined): Built {
   if (models.sequelize.getDialect() !== 'postgres') {
     // Split at its placeholders once: the values are escaped into it per call (Sequelize's replacements would scan
     // the whole text for them on every call).
-    return { sql: text([]).split('?'), t: tenant, u: user, r: row, one: [], many: [] };
+    return { sql: text([], []).split('?'), t: tenant, u: user, r: row, one: [], many: [] };
   }
   const related = item?.related ?? [];
   const one = related.filter((r) => !r.join).map((wanted, i) => ({ wanted, columns: selectColumns(wanted.target, `a${i}`, `a${i}_`) }));
-  // Keyed by the item's uid (the row is not read yet); answers are used only when the row is in the caller's tenant.
-  const many = related.filter((r) => r.join).map((wanted) => ({ wanted, text: numbered(linkedSql(wanted.join!, wanted.target)) }));
-  return { sql: [], prepared: numbered(text(one)), t: tenant, u: user, r: row, one, many };
+  // Keyed by the row read (none: no targets); an association whose targets cannot be read this way is read after.
+  const folded = related.filter((r) => r.join).map((wanted) => ({ wanted, json: linkedJson(wanted.join!, wanted.target as ModelStatic<Row>, `r.${columnOf(item!.model, 'uid')}`) }));
+  const many = folded.flatMap(({ wanted, json }) => (json ? [{ wanted, select: json.select, decode: json.decode }] : []));
+  return { sql: [], prepared: numbered(text(one, many.map((m) => m.select))), t: tenant, u: user, r: row, one, many };
 }
 
 /** Built once per item model: its `related` list comes from the model's one resource, the same on every call. */
@@ -93,15 +99,9 @@ export async function findCaller(models: Models, realm: string, userUid: string,
   const wanted = item && isTenantRow(item.model) ? item : undefined;
   const built = statement(models, wanted);
   const values = wanted ? [userUid, wanted.uid, realm] : [userUid, realm];
-  let answers: Record<string, unknown>[][];
-  if (!built.prepared) {
-    answers = [await models.sequelize.query<Record<string, unknown>>(built.sql.reduce((text, part, i) => text + models.sequelize.escape(values[i - 1]) + part), { type: QueryTypes.SELECT })];
-  } else if (built.many.length > 0) {
-    answers = await queryPreparedBatch(models.sequelize, [{ text: built.prepared, values }, ...built.many.map((m) => ({ text: m.text, values: [[wanted!.uid]] }))]);
-  } else {
-    answers = [await queryPrepared(models.sequelize, built.prepared, values)];
-  }
-  const [row] = answers[0];
+  const [row] = built.prepared
+    ? await queryPrepared(models.sequelize, built.prepared, values)
+    : await models.sequelize.query<Record<string, unknown>>(built.sql.reduce((text, part, i) => text + models.sequelize.escape(values[i - 1]) + part), { type: QueryTypes.SELECT });
   if (!row) return null;
   const present = (alias: string) => row[alias] !== null && row[alias] !== undefined;
   const tenant = buildAliased(models.Tenant as ModelStatic<Row>, built.t, row);
@@ -113,6 +113,6 @@ export async function findCaller(models: Models, realm: string, userUid: string,
   built.one.forEach(({ wanted: r, columns }, i) => {
     related.set(r.rel, present(`a${i}_uid`) ? [buildAliased(r.target as ModelStatic<Row>, columns, row)] : []);
   });
-  built.many.forEach(({ wanted: r }, i) => related.set(r.rel, decodeLinked(r.join!, r.target as ModelStatic<Row>, answers[i + 1]).map((l) => l.target)));
+  built.many.forEach(({ wanted: r, decode }, i) => related.set(r.rel, decode(row[`m${i}`])));
   return { tenant, user, item: read, related };
 }

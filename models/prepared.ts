@@ -13,9 +13,6 @@ import { isConnectionLost } from './db-errors';
 interface PgClient {
   query(config: { name: string; text: string; values: unknown[] }, callback: (err: Error | null, res: { rows: Record<string, unknown>[] }) => void): void;
   _invalid?: boolean;
-  /** pg ≥ 8.20: queries are written as they come instead of one after another's answer. */
-  pipeline: boolean;
-  connection: { stream: { cork(): void; uncork(): void } };
 }
 interface Pool {
   getConnection(options: { type: string }): Promise<PgClient>;
@@ -67,52 +64,26 @@ function preparedText(text: string): string {
  */
 type Observed = Sequelize & { runHooks(name: string, ...args: unknown[]): Promise<void>; options: { logging?: unknown } };
 
-export async function queryPrepared(sequelize: Sequelize, text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
-  return (await queryPreparedBatch(sequelize, [{ text, values }]))[0];
-}
-
 /**
- * Several prepared statements on one pooled connection, written in one go and answered in order (pg's pipeline
- * mode, for this batch only; each statement keeps its own Sync, so one failing does not fail the others): one round
- * trip, and one wake-up of the database backend, instead of one per statement. On a machine whose cores the API
- * shares with the database each round trip costs the API more than the statement does (the backend woken by the
- * write takes the core): measured, a stream read without its association statements served twice the requests,
- * and with them in the caller's round trip (models/caller) ~1.2× (Node CPU ~1,030 → ~700 µs per read).
+ * One prepared statement on a pooled connection. (A batch of statements pipelined in one write still cost the API
+ * a wake-up per statement: PostgreSQL answers each statement's Sync in its own write. What one read needs is one
+ * statement instead: models/caller.)
  */
-export async function queryPreparedBatch(sequelize: Sequelize, statements: { text: string; values: unknown[] }[]): Promise<Record<string, unknown>[][]> {
+export async function queryPrepared(sequelize: Sequelize, text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
   const pool = sequelize.connectionManager as unknown as Pool;
   const options = { type: 'SELECT', prepared: true };
-  const queries = statements.map((s) => ({ sql: s.text }));
+  const query = { sql: text };
   const connection = await pool.getConnection(options);
   try {
     const { logging } = (sequelize as Observed).options;
-    for (const query of queries) {
-      await (sequelize as Observed).runHooks('beforeQuery', options, query);
-      if (typeof logging === 'function') logging(`Executing (prepared): ${query.sql}`);
-    }
+    await (sequelize as Observed).runHooks('beforeQuery', options, query);
+    if (typeof logging === 'function') logging(`Executing (prepared): ${query.sql}`);
     // pg's promise form left a rejection nobody observed when the database ended the connection under a query
     // (test/integration/database-restart); its callback form does not.
-    type Answer = { rows: Record<string, unknown>[] };
-    const callbacks: ((err: Error | null, res: Answer) => void)[] = [];
-    const answers = statements.map(() => new Promise<Answer>((resolve, reject) => {
-      callbacks.push((err, res) => (err ? reject(err) : resolve(res)));
-    }));
-    const batched = statements.length > 1;
-    if (batched) {
-      connection.pipeline = true;
-      connection.connection.stream.cork();
-    }
-    try {
-      statements.forEach(({ text, values }, i) => {
-        connection.query({ name: nameOf(text), text, values }, callbacks[i]);
-      });
-    } finally {
-      if (batched) connection.connection.stream.uncork();
-    }
-    const settled = await Promise.allSettled(answers);
-    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
-    return settled.map((r) => (r as PromiseFulfilledResult<Answer>).value.rows);
+    const rows = await new Promise<Record<string, unknown>[]>((resolve, reject) => {
+      connection.query({ name: nameOf(text), text, values }, (err, res) => (err ? reject(err) : resolve(res.rows)));
+    });
+    return rows;
   } catch (err) {
     // A lost connection goes back to the pool marked unusable, and the pool drops it.
     if (isConnectionLost(err)) {
@@ -121,8 +92,7 @@ export async function queryPreparedBatch(sequelize: Sequelize, statements: { tex
     }
     throw err;
   } finally {
-    connection.pipeline = false;
-    for (const query of queries) await (sequelize as Observed).runHooks('afterQuery', options, query);
+    await (sequelize as Observed).runHooks('afterQuery', options, query);
     await pool.releaseConnection(connection);
   }
 }

@@ -1,0 +1,75 @@
+/**
+ * PostgreSQL reads an item's to-many targets as one JSON column of the caller's statement (models/select-sql
+ * linkedJson): every to-many association of every resource must decode there to exactly the rows its own statement
+ * (findLinked) reads — every column, its type (dates as dates, booleans, numbers), nulls and link order.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { QueryTypes, type Model, type ModelStatic } from 'sequelize';
+import { resources } from '../../handlers/resources';
+import { dialectOf } from '../../models/db';
+import { columnOf, findLinked, linkedJson, tableOf } from '../../models/select-sql';
+import { accessWorld } from '../support/access-world';
+import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
+
+const postgres = dialectOf(inject('databaseUrl')) === 'postgres';
+let app: TestApp;
+let t: TestTenant;
+
+beforeAll(async () => {
+  if (!postgres) return;
+  app = await startTestApp();
+  t = await createTenant(app, 'ljson');
+  await accessWorld(app, t, 'lj');
+  // More targets of each kind than a link list needs: users with and without a middle name, groups, clusters.
+  await createUser(app, t, ['STREAM_AUTHOR'], 'lj-extra');
+  for (const name of ['lj-g1', 'lj-g2']) {
+    expect((await call(app, 'POST', '/groups', { token: t.admin.token, body: { name, emailAddress: `${name}@example.com` } })).status).toBe(201);
+  }
+  for (const name of ['lj-c1', 'lj-c2']) {
+    expect((await call(app, 'POST', '/clusters', { token: t.admin.token, body: { name, bootstrapServers: [`${name}:9092`] } })).status).toBe(201);
+  }
+}, 120_000);
+afterAll(async () => app?.stop());
+
+const toMany = resources.flatMap((resource) => resource.associations.filter((a) => a.many && a.join).map((assoc) => ({ resource, assoc })));
+
+describe.skipIf(!postgres)('to-many targets read as a JSON column (PostgreSQL)', () => {
+  it('covers several associations', () => {
+    expect(toMany.length).toBeGreaterThanOrEqual(6);
+  });
+
+  for (const { resource, assoc } of toMany) {
+    it(`${resource.collection}.${assoc.rel}: the same rows, types and order as the association's own statement`, async () => {
+      const models = app.models;
+      const model = resource.model(models) as ModelStatic<Model>;
+      const target = assoc.target().model(models) as ModelStatic<Model>;
+      const join = models[assoc.join!] as unknown as ModelStatic<Model>;
+      const source = await model.findOne({ where: { tenantUid: t.tenant.uid } });
+      const targets = await target.findAll({ where: { tenantUid: t.tenant.uid }, limit: 3 });
+      expect(source, `a ${resource.collection} row in the tenant`).not.toBeNull();
+      expect(targets.length, `targets of ${assoc.rel}`).toBeGreaterThanOrEqual(2);
+      const sourceUid = source!.get('uid') as string;
+      await join.destroy({ where: { sourceUid } });
+      // Positions against the targets' own order: the link order must win.
+      await join.bulkCreate(targets.map((x, i) => ({ sourceUid, targetUid: x.get('uid'), position: targets.length - i })));
+
+      const json = linkedJson(join, target, `r.${columnOf(model, 'uid')}`);
+      expect(json, 'every column type of the target is one the JSON column can carry').toBeDefined();
+      const read = async (uid: string) => {
+        const [row] = await models.sequelize.query<{ m: unknown }>(`SELECT ${json!.select} AS m FROM ${tableOf(model)} r WHERE r.${columnOf(model, 'uid')} = ?`, { replacements: [uid], type: QueryTypes.SELECT });
+        return json!.decode(row.m).map((x) => x.get({ plain: true }));
+      };
+      const expected = (await findLinked(join, target, [sourceUid])).map((l) => l.target.get({ plain: true }));
+      expect(expected.map((x) => x.uid)).toEqual([...targets].reverse().map((x) => x.get('uid')));
+      const decoded = await read(sourceUid);
+      expect(decoded).toEqual(expected);
+      // toEqual compares dates by value; their type must be a date too, as the driver gives it.
+      for (const [i, row] of decoded.entries()) {
+        for (const [key, value] of Object.entries(expected[i])) expect(typeof row[key], `${assoc.rel}.${key}`).toBe(typeof value);
+      }
+
+      await join.destroy({ where: { sourceUid } });
+      expect(await read(sourceUid)).toEqual([]);
+    });
+  }
+});
