@@ -3,15 +3,15 @@
  * needs, read fresh each time (a deleted or demoted user is refused at once, on every instance) in one query on
  * the tenants' unique short_name and the users' primary key. A GET of one item also names the row it will read:
  * that row, within the same tenant, comes back in the same statement, so the read costs one round trip, not two.
- * On PostgreSQL the statement is prepared, and the item's associations come in the same round trip: to-one targets
- * joined in (sent as text, a join of seven tables was planned for ~2 ms on every call; prepared, once per
- * connection), to-many targets as one JSON column each (models/select-sql linkedJson). MySQL and MariaDB read the
- * row alone, and its associations after it.
+ * On PostgreSQL the statement is prepared, its answer is one JSON column (models/select-sql textColumns), and the
+ * item's associations come in the same statement: to-one targets joined in (sent as text, a join of seven tables
+ * was planned for ~2 ms on every call; prepared, once per connection), to-many targets as a subquery each
+ * (linkedJson). MySQL and MariaDB read the row alone, and its associations after it.
  */
 import { QueryTypes, type Model, type ModelStatic } from 'sequelize';
 import type { Row } from './define';
 import type { Models } from './index';
-import { buildAliased, columnOf, linkedJson, selectColumns } from './select-sql';
+import { buildAliased, columnOf, linkedJson, selectColumns, textColumns, type TextColumns } from './select-sql';
 import { numbered, queryPrepared } from './prepared';
 
 /**
@@ -40,20 +40,24 @@ const CALLER_USER = new Set(['uid', 'tenantUid', 'email', 'roles', 'firstName', 
 
 type Columns = ReturnType<typeof selectColumns>;
 /**
- * The statement (PostgreSQL: numbered for a prepared statement; else split at its placeholders) and the aliased
- * columns of each joined table; built once per item model. On PostgreSQL the item's to-one targets are joined in
- * too (`one`): prepared, the join is planned once per connection, not per call.
+ * The statement and how to read its answer, built once per item model. MySQL and MariaDB: split at its
+ * placeholders, the aliased columns of each joined table. PostgreSQL: numbered for a prepared statement, one JSON
+ * column (select-sql textColumns) holding the tenant, the user, the row, the item's to-one targets (`one`, joined
+ * in: prepared, the join is planned once per connection, not per call) and its to-many targets (`many`, a
+ * subquery each).
  */
 type Built = {
-  sql: string[]; prepared?: string; t: Columns; u: Columns; r: Columns;
-  one: { wanted: RelatedWanted; columns: Columns }[];
-  /**
-   * PostgreSQL: the to-many associations, each one column (`m0`, …) of the caller's statement. As a statement of its
-   * own pipelined behind the caller's (one round trip still) a stream read served 0.38–0.45 of bare's requests in
-   * paired runs, as a column 0.45–0.64 (median ~0.53): PostgreSQL answers each statement of a pipeline in its own
-   * write, so Node was woken twice.
-   */
-  many: { wanted: RelatedWanted; decode(value: unknown): Row[] }[];
+  sql: string[]; t: Columns; u: Columns; r: Columns;
+  pg?: {
+    prepared: string; t: TextColumns<Row>; u: TextColumns<Row>; r?: TextColumns<Row>;
+    one: { wanted: RelatedWanted; columns: TextColumns<Row> }[];
+    /**
+     * As a statement of its own pipelined behind the caller's (one round trip still) a stream read served
+     * 0.38–0.45 of bare's requests in paired runs, as a subquery 0.45–0.64 (median ~0.53): PostgreSQL answers each
+     * statement of a pipeline in its own write, so Node was woken twice.
+     */
+    many: { wanted: RelatedWanted; decode(value: unknown): Row[] }[];
+  };
 };
 const plain = new WeakMap<Models, Built>();
 const withItem = new WeakMap<ModelStatic<Model>, Built>();
@@ -61,25 +65,33 @@ const withItem = new WeakMap<ModelStatic<Model>, Built>();
 function build(models: Models, item: ItemWanted | undefined): Built {
   const q = (name: string) => models.sequelize.getQueryInterface().quoteIdentifier(name);
   const table = (m: ModelStatic<Model>) => q(m.getTableName() as string);
+  const related = item?.related ?? [];
+  const from = (one: RelatedWanted[]) => ` FROM ${table(models.Tenant)} t`
+    + ` LEFT JOIN ${table(models.User)} u ON u.${q('tenant_uid')} = t.${q('uid')} AND u.${q('uid')} = ?`
+    + (item ? ` LEFT JOIN ${table(item.model)} r ON r.${columnOf(item.model, 'tenantUid')} = t.${q('uid')} AND r.${columnOf(item.model, 'uid')} = ?` : '')
+    + one.map((o, i) => ` LEFT JOIN ${table(o.target)} a${i} ON a${i}.${columnOf(o.target, 'uid')} = r.${columnOf(item!.model, o.attribute!)}`).join('')
+    + ` WHERE t.${q('short_name')} = ?`;
   const tenant = selectColumns(models.Tenant as ModelStatic<Row>, 't', 't_');
   const user = selectColumns(models.User as ModelStatic<Row>, 'u', 'u_').filter((c) => CALLER_USER.has(c.attribute));
   const row = item ? selectColumns(item.model, 'r', 'r_') : [];
-  const text = (one: Built['one'], many: string[]) => `SELECT ${[...tenant, ...user, ...row, ...one.flatMap((o) => o.columns)].map((c) => c.select).concat(many.map((m, i) => `${m} AS ${q(`m${i}`)}`)).join(', ')} FROM ${table(models.Tenant)} t`
-    + ` LEFT JOIN ${table(models.User)} u ON u.${q('tenant_uid')} = t.${q('uid')} AND u.${q('uid')} = ?`
-    + (item ? ` LEFT JOIN ${table(item.model)} r ON r.${columnOf(item.model, 'tenantUid')} = t.${q('uid')} AND r.${columnOf(item.model, 'uid')} = ?` : '')
-    + one.map((o, i) => ` LEFT JOIN ${table(o.wanted.target)} a${i} ON a${i}.${columnOf(o.wanted.target, 'uid')} = r.${columnOf(item!.model, o.wanted.attribute!)}`).join('')
-    + ` WHERE t.${q('short_name')} = ?`;
   if (models.sequelize.getDialect() !== 'postgres') {
     // Split at its placeholders once: the values are escaped into it per call (Sequelize's replacements would scan
     // the whole text for them on every call).
-    return { sql: text([], []).split('?'), t: tenant, u: user, r: row, one: [], many: [] };
+    const text = `SELECT ${[...tenant, ...user, ...row].map((c) => c.select).join(', ')}${from([])}`;
+    return { sql: text.split('?'), t: tenant, u: user, r: row };
   }
-  const related = item?.related ?? [];
-  const one = related.filter((r) => !r.join).map((wanted, i) => ({ wanted, columns: selectColumns(wanted.target, `a${i}`, `a${i}_`) }));
-  // Keyed by the row read (none: no targets); an association whose targets cannot be read this way is read after.
-  const folded = related.filter((r) => r.join).map((wanted) => ({ wanted, json: linkedJson(wanted.join!, wanted.target as ModelStatic<Row>, `r.${columnOf(item!.model, 'uid')}`) }));
-  const many = folded.flatMap(({ wanted, json }) => (json ? [{ wanted, select: json.select, decode: json.decode }] : []));
-  return { sql: [], prepared: numbered(text(one, many.map((m) => m.select))), t: tenant, u: user, r: row, one, many };
+  const one = related.filter((r) => !r.join).map((wanted, i) => ({ wanted, columns: textColumns(wanted.target as ModelStatic<Row>, `a${i}`) }));
+  // Keyed by the row read (none: no targets).
+  const many = related.filter((r) => r.join).map((wanted) => ({ wanted, ...linkedJson(wanted.join!, wanted.target as ModelStatic<Row>, `r.${columnOf(item!.model, 'uid')}`) }));
+  const pg = {
+    t: textColumns(models.Tenant as ModelStatic<Row>, 't'),
+    u: textColumns(models.User as ModelStatic<Row>, 'u', CALLER_USER),
+    r: item ? textColumns(item.model as ModelStatic<Row>, 'r') : undefined,
+    one, many,
+  };
+  const parts = [pg.t.array, pg.u.array, ...(pg.r ? [pg.r.array] : []), ...one.map((o) => o.columns.array), ...many.map((m) => m.select)];
+  const text = `SELECT json_build_array(${parts.join(', ')})::text AS ${q('caller')}${from(one.map((o) => o.wanted))}`;
+  return { sql: [], t: tenant, u: user, r: row, pg: { ...pg, prepared: numbered(text) } };
 }
 
 /** Built once per item model: its `related` list comes from the model's one resource, the same on every call. */
@@ -99,20 +111,30 @@ export async function findCaller(models: Models, realm: string, userUid: string,
   const wanted = item && isTenantRow(item.model) ? item : undefined;
   const built = statement(models, wanted);
   const values = wanted ? [userUid, wanted.uid, realm] : [userUid, realm];
-  const [row] = built.prepared
-    ? await queryPrepared(models.sequelize, built.prepared, values)
-    : await models.sequelize.query<Record<string, unknown>>(built.sql.reduce((text, part, i) => text + models.sequelize.escape(values[i - 1]) + part), { type: QueryTypes.SELECT });
+  if (built.pg) {
+    const [answer] = await queryPrepared(models.sequelize, built.pg.prepared, values);
+    return answer ? decodePg(built.pg, JSON.parse(answer.caller as string) as unknown[]) : null;
+  }
+  const [row] = await models.sequelize.query<Record<string, unknown>>(built.sql.reduce((text, part, i) => text + models.sequelize.escape(values[i - 1]) + part), { type: QueryTypes.SELECT });
   if (!row) return null;
-  const present = (alias: string) => row[alias] !== null && row[alias] !== undefined;
   const tenant = buildAliased(models.Tenant as ModelStatic<Row>, built.t, row);
-  const user = present('u_uid') ? buildAliased(models.User as ModelStatic<Row>, built.u, row) : null;
+  const user = row.u_uid != null ? buildAliased(models.User as ModelStatic<Row>, built.u, row) : null;
   if (!wanted) return { tenant, user };
-  const read = present('r_uid') ? buildAliased(wanted.model as ModelStatic<Row>, built.r, row) : null;
-  if (!read || !built.prepared) return { tenant, user, item: read };
+  return { tenant, user, item: row.r_uid != null ? buildAliased(wanted.model as ModelStatic<Row>, built.r, row) : null };
+}
+
+/** The caller's JSON column: tenant, user, row, to-one targets, to-many targets, in the order build wrote them. */
+function decodePg(pg: NonNullable<Built['pg']>, parts: unknown[]): Caller {
+  const tenant = pg.t.decode(parts[0] as (string | null)[])!;
+  const user = pg.u.decode(parts[1] as (string | null)[]);
+  if (!pg.r) return { tenant, user };
+  const read = pg.r.decode(parts[2] as (string | null)[]);
+  if (!read) return { tenant, user, item: null };
   const related = new Map<string, Row[]>();
-  built.one.forEach(({ wanted: r, columns }, i) => {
-    related.set(r.rel, present(`a${i}_uid`) ? [buildAliased(r.target as ModelStatic<Row>, columns, row)] : []);
+  pg.one.forEach(({ wanted, columns }, i) => {
+    const target = columns.decode(parts[3 + i] as (string | null)[]);
+    related.set(wanted.rel, target ? [target] : []);
   });
-  built.many.forEach(({ wanted: r, decode }, i) => related.set(r.rel, decode(row[`m${i}`])));
+  pg.many.forEach(({ wanted, decode }, i) => related.set(wanted.rel, decode(parts[3 + pg.one.length + i])));
   return { tenant, user, item: read, related };
 }

@@ -1,13 +1,14 @@
 /**
- * PostgreSQL reads an item's to-many targets as one JSON column of the caller's statement (models/select-sql
- * linkedJson): every to-many association of every resource must decode there to exactly the rows its own statement
- * (findLinked) reads — every column, its type (dates as dates, booleans, numbers), nulls and link order.
+ * PostgreSQL reads the caller, an item and its targets as one JSON column (models/select-sql textColumns and
+ * linkedJson): every model's row must decode from it exactly as Sequelize reads it, and every to-many association
+ * of every resource to exactly the rows its own statement (findLinked) reads — every column, its type (dates as
+ * dates, booleans, numbers), nulls and link order.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { QueryTypes, type Model, type ModelStatic } from 'sequelize';
 import { resources } from '../../handlers/resources';
 import { dialectOf } from '../../models/db';
-import { columnOf, findLinked, linkedJson, tableOf } from '../../models/select-sql';
+import { columnOf, findLinked, linkedJson, pgTypeOid, tableOf, textColumns } from '../../models/select-sql';
 import { accessWorld } from '../support/access-world';
 import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
 
@@ -33,8 +34,32 @@ afterAll(async () => app?.stop());
 
 const toMany = resources.flatMap((resource) => resource.associations.filter((a) => a.many && a.join).map((assoc) => ({ resource, assoc })));
 
-describe.skipIf(!postgres)('to-many targets read as a JSON column (PostgreSQL)', () => {
-  it('covers several associations', () => {
+describe.skipIf(!postgres)('rows and to-many targets read as a JSON column (PostgreSQL)', () => {
+  it('every attribute of every model has a PostgreSQL type to parse its text with', () => {
+    const models = Object.values(app.models).filter((m): m is ModelStatic<Model> => typeof m === 'function' && 'getAttributes' in m);
+    expect(models.length).toBeGreaterThanOrEqual(20);
+    for (const model of models) for (const attribute of Object.keys(model.getAttributes())) expect(() => pgTypeOid(model, attribute)).not.toThrow();
+  });
+
+  it('every resource\'s rows (and the tenant and user rows) decode as Sequelize reads them', async () => {
+    let compared = 0;
+    for (const model of [...new Set([app.models.Tenant, ...resources.map((r) => r.model(app.models))])] as ModelStatic<Model>[]) {
+      const tenancy = 'tenantUid' in model.getAttributes() ? { tenantUid: t.tenant.uid } : { uid: t.tenant.uid };
+      const rows = await model.findAll({ where: tenancy, limit: 5 });
+      const columns = textColumns(model, 'r');
+      for (const expected of rows) {
+        const [row] = await app.models.sequelize.query<{ c: string }>(`SELECT ${columns.array}::text AS c FROM ${tableOf(model)} r WHERE r.${columnOf(model, 'uid')} = ?`, { replacements: [expected.get('uid')], type: QueryTypes.SELECT });
+        const decoded = columns.decode(JSON.parse(row.c))!.get({ plain: true });
+        expect(decoded, model.name).toEqual(expected.get({ plain: true }));
+        for (const [key, value] of Object.entries(expected.get({ plain: true }))) expect(typeof decoded[key], `${model.name}.${key}`).toBe(typeof value);
+        compared += 1;
+      }
+    }
+    // Most resources have rows in this tenant (the world holds applications, streams, configs, grants, …).
+    expect(compared).toBeGreaterThanOrEqual(30);
+  });
+
+  it('covers several to-many associations', () => {
     expect(toMany.length).toBeGreaterThanOrEqual(6);
   });
 
@@ -54,10 +79,9 @@ describe.skipIf(!postgres)('to-many targets read as a JSON column (PostgreSQL)',
       await join.bulkCreate(targets.map((x, i) => ({ sourceUid, targetUid: x.get('uid'), position: targets.length - i })));
 
       const json = linkedJson(join, target, `r.${columnOf(model, 'uid')}`);
-      expect(json, 'every column type of the target is one the JSON column can carry').toBeDefined();
       const read = async (uid: string) => {
-        const [row] = await models.sequelize.query<{ m: unknown }>(`SELECT ${json!.select} AS m FROM ${tableOf(model)} r WHERE r.${columnOf(model, 'uid')} = ?`, { replacements: [uid], type: QueryTypes.SELECT });
-        return json!.decode(row.m).map((x) => x.get({ plain: true }));
+        const [row] = await models.sequelize.query<{ m: unknown }>(`SELECT ${json.select} AS m FROM ${tableOf(model)} r WHERE r.${columnOf(model, 'uid')} = ?`, { replacements: [uid], type: QueryTypes.SELECT });
+        return json.decode(row.m).map((x) => x.get({ plain: true }));
       };
       const expected = (await findLinked(join, target, [sourceUid])).map((l) => l.target.get({ plain: true }));
       expect(expected.map((x) => x.uid)).toEqual([...targets].reverse().map((x) => x.get('uid')));
