@@ -123,8 +123,8 @@ function earlyTargets(resource: Resource, row: Row, ctx: RequestContext): Map<st
 
 /**
  * Targets read with the caller (models/caller), when they answer for this row: a to-one target is taken only when
- * it is the one the row names (the row and the target were read by separate statements of one round trip; a
- * concurrent change between them reads again).
+ * it is the one the row names (a caller whose scope has a visibility rule reads the row again, and may read it
+ * changed since; then the target is read again too).
  */
 function takeEarly(assoc: AssociationDef, row: Row, targets: Row[] | undefined, related: Related): boolean {
   if (!targets) return false;
