@@ -38,16 +38,16 @@ export interface Caller { tenant: Row; user: Row | null; item?: Row | null; rela
  */
 const CALLER_USER = new Set(['uid', 'tenantUid', 'email', 'roles', 'firstName', 'middleName', 'lastName', 'version']);
 
-type Columns = ReturnType<typeof selectColumns>;
 /**
- * The statement and how to read its answer, built once per item model. MySQL and MariaDB: split at its
- * placeholders, the aliased columns of each joined table. PostgreSQL: numbered for a prepared statement, one JSON
- * column (select-sql textColumns) holding the tenant, the user, the row, the item's to-one targets (`one`, joined
- * in: prepared, the join is planned once per connection, not per call) and its to-many targets (`many`, a
+ * The statement and how to read its answer, built once per item model. MySQL and MariaDB (`text`): split at its
+ * placeholders, the aliased columns of each joined table. PostgreSQL (`pg`): numbered for a prepared statement, one
+ * JSON column (select-sql textColumns) holding the tenant, the user, the row, the item's to-one targets (`one`,
+ * joined in: prepared, the join is planned once per connection, not per call) and its to-many targets (`many`, a
  * subquery each).
  */
+type Columns = ReturnType<typeof selectColumns>;
 type Built = {
-  sql: string[]; t: Columns; u: Columns; r: Columns;
+  text?: { sql: string[]; t: Columns; u: Columns; r: Columns };
   pg?: {
     prepared: string; t: TextColumns<Row>; u: TextColumns<Row>; r?: TextColumns<Row>;
     one: { wanted: RelatedWanted; columns: TextColumns<Row> }[];
@@ -65,33 +65,29 @@ const withItem = new WeakMap<ModelStatic<Model>, Built>();
 function build(models: Models, item: ItemWanted | undefined): Built {
   const q = (name: string) => models.sequelize.getQueryInterface().quoteIdentifier(name);
   const table = (m: ModelStatic<Model>) => q(m.getTableName() as string);
-  const related = item?.related ?? [];
   const from = (one: RelatedWanted[]) => ` FROM ${table(models.Tenant)} t`
     + ` LEFT JOIN ${table(models.User)} u ON u.${q('tenant_uid')} = t.${q('uid')} AND u.${q('uid')} = ?`
     + (item ? ` LEFT JOIN ${table(item.model)} r ON r.${columnOf(item.model, 'tenantUid')} = t.${q('uid')} AND r.${columnOf(item.model, 'uid')} = ?` : '')
     + one.map((o, i) => ` LEFT JOIN ${table(o.target)} a${i} ON a${i}.${columnOf(o.target, 'uid')} = r.${columnOf(item!.model, o.attribute!)}`).join('')
     + ` WHERE t.${q('short_name')} = ?`;
-  const tenant = selectColumns(models.Tenant as ModelStatic<Row>, 't', 't_');
-  const user = selectColumns(models.User as ModelStatic<Row>, 'u', 'u_').filter((c) => CALLER_USER.has(c.attribute));
-  const row = item ? selectColumns(item.model, 'r', 'r_') : [];
   if (models.sequelize.getDialect() !== 'postgres') {
+    const t = selectColumns(models.Tenant as ModelStatic<Row>, 't', 't_');
+    const u = selectColumns(models.User as ModelStatic<Row>, 'u', 'u_').filter((c) => CALLER_USER.has(c.attribute));
+    const r = item ? selectColumns(item.model, 'r', 'r_') : [];
     // Split at its placeholders once: the values are escaped into it per call (Sequelize's replacements would scan
     // the whole text for them on every call).
-    const text = `SELECT ${[...tenant, ...user, ...row].map((c) => c.select).join(', ')}${from([])}`;
-    return { sql: text.split('?'), t: tenant, u: user, r: row };
+    return { text: { sql: `SELECT ${[...t, ...u, ...r].map((c) => c.select).join(', ')}${from([])}`.split('?'), t, u, r } };
   }
+  const related = item?.related ?? [];
   const one = related.filter((r) => !r.join).map((wanted, i) => ({ wanted, columns: textColumns(wanted.target as ModelStatic<Row>, `a${i}`) }));
   // Keyed by the row read (none: no targets).
   const many = related.filter((r) => r.join).map((wanted) => ({ wanted, ...linkedJson(wanted.join!, wanted.target as ModelStatic<Row>, `r.${columnOf(item!.model, 'uid')}`) }));
-  const pg = {
-    t: textColumns(models.Tenant as ModelStatic<Row>, 't'),
-    u: textColumns(models.User as ModelStatic<Row>, 'u', CALLER_USER),
-    r: item ? textColumns(item.model as ModelStatic<Row>, 'r') : undefined,
-    one, many,
-  };
-  const parts = [pg.t.array, pg.u.array, ...(pg.r ? [pg.r.array] : []), ...one.map((o) => o.columns.array), ...many.map((m) => m.select)];
-  const text = `SELECT json_build_array(${parts.join(', ')})::text AS ${q('caller')}${from(one.map((o) => o.wanted))}`;
-  return { sql: [], t: tenant, u: user, r: row, pg: { ...pg, prepared: numbered(text) } };
+  const t = textColumns(models.Tenant as ModelStatic<Row>, 't');
+  const u = textColumns(models.User as ModelStatic<Row>, 'u', CALLER_USER);
+  const r = item ? textColumns(item.model as ModelStatic<Row>, 'r') : undefined;
+  const parts = [t.array, u.array, ...(r ? [r.array] : []), ...one.map((o) => o.columns.array), ...many.map((m) => m.select)];
+  const prepared = numbered(`SELECT json_build_array(${parts.join(', ')})::text AS ${q('caller')}${from(one.map((o) => o.wanted))}`);
+  return { pg: { prepared, t, u, r, one, many } };
 }
 
 /** Built once per item model: its `related` list comes from the model's one resource, the same on every call. */
@@ -115,12 +111,13 @@ export async function findCaller(models: Models, realm: string, userUid: string,
     const [answer] = await queryPrepared(models.sequelize, built.pg.prepared, values);
     return answer ? decodePg(built.pg, JSON.parse(answer.caller as string) as unknown[]) : null;
   }
-  const [row] = await models.sequelize.query<Record<string, unknown>>(built.sql.reduce((text, part, i) => text + models.sequelize.escape(values[i - 1]) + part), { type: QueryTypes.SELECT });
+  const { sql, t, u, r } = built.text!;
+  const [row] = await models.sequelize.query<Record<string, unknown>>(sql.reduce((text, part, i) => text + models.sequelize.escape(values[i - 1]) + part), { type: QueryTypes.SELECT });
   if (!row) return null;
-  const tenant = buildAliased(models.Tenant as ModelStatic<Row>, built.t, row);
-  const user = row.u_uid != null ? buildAliased(models.User as ModelStatic<Row>, built.u, row) : null;
+  const tenant = buildAliased(models.Tenant as ModelStatic<Row>, t, row);
+  const user = row.u_uid != null ? buildAliased(models.User as ModelStatic<Row>, u, row) : null;
   if (!wanted) return { tenant, user };
-  return { tenant, user, item: row.r_uid != null ? buildAliased(wanted.model as ModelStatic<Row>, built.r, row) : null };
+  return { tenant, user, item: row.r_uid != null ? buildAliased(wanted.model as ModelStatic<Row>, r, row) : null };
 }
 
 /** The caller's JSON column: tenant, user, row, to-one targets, to-many targets, in the order build wrote them. */

@@ -137,15 +137,8 @@ function linkedStatement(join: ModelStatic<Model>, target: ModelStatic<Model>) {
  */
 export async function findLinked<T extends Model>(join: ModelStatic<Model>, target: ModelStatic<T>, sourceUids: string[], transaction?: Transaction): Promise<{ sourceUid: string; target: T }[]> {
   if (sourceUids.length === 0) return [];
-  const { sql } = linkedStatement(join, target as ModelStatic<Model>);
-  return decodeLinked(join, target, await selectRows(join.sequelize!, sql, [sourceUids], transaction));
-}
-
-/** findLinked's statement (its `IN (?)` takes the list of source uids) and its rows as findLinked answers them. */
-export const linkedSql = (join: ModelStatic<Model>, target: ModelStatic<Model>): string => linkedStatement(join, target).sql;
-
-export function decodeLinked<T extends Model>(join: ModelStatic<Model>, target: ModelStatic<T>, rows: Record<string, unknown>[]): { sourceUid: string; target: T }[] {
-  const { columns } = linkedStatement(join, target as ModelStatic<Model>);
+  const { sql, columns } = linkedStatement(join, target as ModelStatic<Model>);
+  const rows = await selectRows(join.sequelize!, sql, [sourceUids], transaction);
   const built = new Map<string, T>();
   return rows.map((row) => {
     const uid = row.x_uid as string;
