@@ -3,7 +3,7 @@ import { isTenantAdmin } from '../auth/permissions';
 import { AUDIT_ACTIONS, OPEN_RESOURCE_TYPES, auditActionOf, auditResourceTypeOf } from '../models/audit-actions';
 import { AUDIT_VISIBLE_AS_VALUES, type AuditEventRow } from '../models/audit-event';
 import { parseTimeBound } from '../models/audit-time';
-import { findSlices, selectSql } from '../models/select-sql';
+import { findSlices, selectSql, type Order } from '../models/select-sql';
 import type { RequestContext } from './_lib/context';
 import { BadRequestError, NotFoundError, type SubError } from './_lib/errors';
 import { link, timestamp } from './_lib/hal';
@@ -113,9 +113,10 @@ export const listAuditEvents: Handler = async (ctx) => {
   const slices = ((await visibleSlices(ctx, type)) ?? [{}]).map((slice) => ({ [Op.and]: [...matching, slice] }));
   const direction = page.sort[0]?.dir ?? 'DESC';
   const model = ctx.models.AuditEvent;
+  const order: Order = [['timestamp', direction], ['seq', direction]];
   const [rows, { total, capped }] = await Promise.all([
-    findSlices(model, slices, [['timestamp', direction], ['seq', direction]], page.size, page.page * page.size),
-    boundedCount(model, slices, page),
+    findSlices(model, slices, order, page.size, page.page * page.size),
+    boundedCount(model, slices, page, order),
   ]);
   const info = pageInfo(page, total);
   const extra = QUERY_PARAMS.filter((p) => text(ctx.query[p]) !== undefined).map((p) => [p, String(ctx.query[p])] as [string, string]);

@@ -16,7 +16,7 @@ export function selectSql(model: ModelStatic<Model>, options: FindOptions): stri
   return generator.selectQuery(model.getTableName() as string, mapped, model).replace(/;\s*$/, '');
 }
 
-type Order = [string, 'ASC' | 'DESC'][];
+export type Order = [string, 'ASC' | 'DESC'][];
 
 /**
  * The rows matching any of `slices` (which must be disjoint), in `order`, one page. Each slice is its own
@@ -37,11 +37,16 @@ export async function findSlices<M extends Model>(model: ModelStatic<M>, slices:
 
 /**
  * How many rows match any of the disjoint `slices`, counted only up to `limit`: each slice stops there, and the
- * outer LIMIT stops the whole count there (PostgreSQL runs a UNION ALL's parts one after the other).
+ * outer LIMIT stops the whole count there (PostgreSQL runs a UNION ALL's parts one after the other). Each slice is
+ * counted in `order`, the order its page is read in, so the count walks the index the page walks: without it,
+ * PostgreSQL counted the first rows of a tenant owning most of a large table by a sequential scan, which reads a
+ * large table through a small ring of buffers — from the operating system again on every count (measured at 1M
+ * streams: 1.5–2 ms per count against 0.5 ms off the index, the size-dependent part of a page's time).
  */
-export async function countSlicesUpTo(model: ModelStatic<Model>, slices: WhereOptions[], limit: number): Promise<number> {
+export async function countSlicesUpTo(model: ModelStatic<Model>, slices: WhereOptions[], limit: number, order: Order): Promise<number> {
   const sequelize = model.sequelize!;
-  const parts = slices.map((where) => `(${selectSql(model, { attributes: [[sequelize.literal('1'), 'one']], where, limit })})`);
+  // selectQuery rewrites the order it is given in place: each slice gets its own copy.
+  const parts = slices.map((where) => `(${selectSql(model, { attributes: [[sequelize.literal('1'), 'one']], where, order: order.map(([name, dir]) => [name, dir]), limit })})`);
   const [row] = await sequelize.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (SELECT 1 AS one FROM (${parts.join(' UNION ALL ')}) AS slices LIMIT ${Math.trunc(limit)}) AS counted`, { type: QueryTypes.SELECT });
   return Math.min(Number(row.n), limit);
 }

@@ -1,5 +1,5 @@
 /** Page, size and sort (CONTRACT §3.3) and the paging links of a collection or search result. */
-import type { Order } from 'sequelize';
+import type { Order } from '../../models/select-sql';
 import { BadRequestError } from './errors';
 import { link, type Link } from './hal';
 import { attributeOf, isSortable, type Resource } from './resource';
@@ -53,7 +53,7 @@ export function parsePage(query: Record<string, unknown>, sortable: Record<strin
 
 /** ORDER BY: the requested fields, else created_at; uid last so equal keys keep a stable order across pages. */
 export function orderOf(p: PageRequest): Order {
-  const order: [string, string][] = p.sort.map((s) => [s.attribute, s.dir]);
+  const order: Order = p.sort.map((s) => [s.attribute, s.dir]);
   if (order.length === 0) order.push(['createdAt', 'ASC']);
   if (!order.some(([a]) => a === 'uid')) order.push(['uid', 'ASC']);
   return order;

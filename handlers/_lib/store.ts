@@ -5,7 +5,7 @@ import type { RequestContext } from './context';
 import { BadRequestError, NotFoundError } from './errors';
 import { isNone, uidOf } from './references';
 import { COUNT_WINDOW, orderOf, type PageRequest } from './paging';
-import { countSlicesUpTo, findByUidInTenant, findByUids, findLinked } from '../../models/select-sql';
+import { countSlicesUpTo, findByUidInTenant, findByUids, findLinked, type Order } from '../../models/select-sql';
 import type { AssociationDef, Resource } from './resource';
 
 export async function scopeOf(resource: Resource, ctx: RequestContext): Promise<WhereOptions> {
@@ -55,16 +55,17 @@ export async function findPage(resource: Resource, ctx: RequestContext, where: W
   const rows = await model.findAll({ where: matching, order: orderOf(page), limit: page.size, offset });
   if (rows.length > 0 && rows.length < page.size) return { rows, total: offset + rows.length, capped: false };
   if (rows.length === 0 && offset === 0) return { rows, total: 0, capped: false };
-  return { rows, ...(await boundedCount(model, [matching], page)) };
+  return { rows, ...(await boundedCount(model, [matching], page, orderOf(page))) };
 }
 
 /**
- * The rows matching any of the disjoint `slices`, counted up to COUNT_WINDOW past the end of the page; `capped`
- * when more match (the total is then a lower bound). Collections and the audit history count this one way.
+ * The rows matching any of the disjoint `slices`, counted up to COUNT_WINDOW past the end of the page, in the
+ * page's `order` (off the index the page is read from); `capped` when more match (the total is then a lower
+ * bound). Collections and the audit history count this one way.
  */
-export async function boundedCount(model: ModelStatic<Model>, slices: WhereOptions[], page: PageRequest): Promise<{ total: number; capped: boolean }> {
+export async function boundedCount(model: ModelStatic<Model>, slices: WhereOptions[], page: PageRequest, order: Order): Promise<{ total: number; capped: boolean }> {
   const window = page.page * page.size + page.size + COUNT_WINDOW;
-  const counted = await countSlicesUpTo(model, slices, window + 1);
+  const counted = await countSlicesUpTo(model, slices, window + 1, order);
   return { total: counted, capped: counted > window };
 }
 
