@@ -4,10 +4,11 @@
  * the stream's schema). One query finds them and their stamp (uid, lock version and modification time of each, the
  * clusters in the instance's order); the rows themselves are read only when the document has to be made anew.
  */
-import { Op, QueryTypes } from 'sequelize';
+import { Op } from 'sequelize';
 import type { AsyncApiInput } from '../asyncapi/document';
 import type { Row } from './define';
 import type { Models } from '.';
+import { selectRows } from './prepared';
 
 export interface AsyncApiSource {
   /** Changes whenever any of the rows does, or a row joins or leaves the set. */
@@ -37,7 +38,7 @@ LEFT JOIN schema_versions kv ON kv.uid = COALESCE(sc.key_schema_version_uid, ${l
 LEFT JOIN schema_versions vv ON vv.uid = COALESCE(sc.value_schema_version_uid, ${latest('value')})
 LEFT JOIN instance_clusters ic ON ic.source_uid = i.uid
 LEFT JOIN clusters c ON c.uid = ic.target_uid
-WHERE sc.uid = :uid AND sc.tenant_uid = :tenantUid
+WHERE sc.uid = ? AND sc.tenant_uid = ?
 ORDER BY ic.position, ic.target_uid`;
 
 type StampRow = Record<string, string | number | Date | null>;
@@ -55,7 +56,9 @@ function stampOf(rows: StampRow[], tokenUrl: string): string {
 
 /** The stream config's source, or null when the tenant has no such stream config. */
 export async function asyncApiSource(models: Models, tenantUid: string, configUid: string, tokenUrl: (realm: string) => string): Promise<AsyncApiSource | null> {
-  const rows = await models.sequelize.query<StampRow>(STAMP_SQL, { replacements: { uid: configUid, tenantUid }, type: QueryTypes.SELECT });
+  // Prepared on PostgreSQL: sent as text, the nine-table join was planned on every call (EXPLAIN: ~1 ms of
+  // planning against ~0.4 ms of execution).
+  const rows = await selectRows(models.sequelize, STAMP_SQL, [configUid, tenantUid]) as StampRow[];
   if (rows.length === 0) return null;
   const [first] = rows;
   const realmTokenUrl = tokenUrl(String(first.realm));
