@@ -49,14 +49,39 @@ describe.skipIf(!postgres)('rows and to-many targets read as a JSON column (Post
       const columns = textColumns(model, 'r');
       for (const expected of rows) {
         const [row] = await app.models.sequelize.query<{ c: string }>(`SELECT ${columns.array}::text AS c FROM ${tableOf(model)} r WHERE r.${columnOf(model, 'uid')} = ?`, { replacements: [expected.get('uid')], type: QueryTypes.SELECT });
-        const decoded = columns.decode(JSON.parse(row.c))!.get({ plain: true });
+        const instance = columns.decode(JSON.parse(row.c))!;
+        const decoded = instance.get({ plain: true });
         expect(decoded, model.name).toEqual(expected.get({ plain: true }));
+        // The instance itself is the one build makes of these values (its class, state and options), not a look-alike.
+        expect(instance, model.name).toStrictEqual(model.build({ ...expected.dataValues }, { raw: true, isNewRecord: false }));
         for (const [key, value] of Object.entries(expected.get({ plain: true }))) expect(typeof decoded[key], `${model.name}.${key}`).toBe(typeof value);
         compared += 1;
       }
     }
     // Most resources have rows in this tenant (the world holds applications, streams, configs, grants, …).
     expect(compared).toBeGreaterThanOrEqual(30);
+  });
+
+  it('a decoded row is a working instance: a change is tracked, saved under optimistic locking, and read back', async () => {
+    const model = app.models.Stream as ModelStatic<Model>;
+    const columns = textColumns(model, 'r');
+    const uid = (await model.findOne({ where: { tenantUid: t.tenant.uid } }))!.get('uid') as string;
+    const decode = async () => {
+      const [row] = await app.models.sequelize.query<{ c: string }>(`SELECT ${columns.array}::text AS c FROM ${tableOf(model)} r WHERE r.${columnOf(model, 'uid')} = ?`, { replacements: [uid], type: QueryTypes.SELECT });
+      return columns.decode(JSON.parse(row.c))!;
+    };
+    const row = await decode();
+    const stale = await decode();
+    expect(row.changed()).toBe(false);
+    row.set('description', 'changed through a decoded row');
+    expect(row.changed()).toEqual(['description']);
+    await row.save();
+    const saved = await model.findByPk(uid);
+    expect(saved!.get('description')).toBe('changed through a decoded row');
+    expect(saved!.get('version')).toBe((stale.get('version') as number) + 1);
+    // The other decoded copy still holds the old version: its save must lose, as a findOne'd one would.
+    stale.set('description', 'a lost update');
+    await expect(stale.save()).rejects.toThrow(/stale/i);
   });
 
   it('covers several to-many associations', () => {
