@@ -3,18 +3,28 @@ import type { Row } from './bench-run';
 import type { ColdStart } from './bench-service';
 import type { Goal } from './bench-table';
 
-/** Each row of these scenarios: p50 ÷ the p50 of the scenario's first (smallest) size. */
+/**
+ * The best (lowest) p50 of a scenario at each of its sizes, smallest size first. Each size is measured in several
+ * rounds, the sizes alternating; the best round of each is compared, as for the item reads.
+ */
+function bestBySize(rows: Row[], scenario: string): Row[] {
+  const best = new Map<string, Row>();
+  for (const r of rows) if (r.scenario === scenario && (!best.has(r.size) || r.p50 < best.get(r.size)!.p50)) best.set(r.size, r);
+  return [...best.values()];
+}
+
+/** Each row of these scenarios: p50 ÷ the best p50 of the scenario's first (smallest) size. */
 export function setGrowthRatios(rows: Row[], scenarios: string[]): void {
   for (const scenario of scenarios) {
-    const of = rows.filter((r) => r.scenario === scenario);
-    for (const r of of) r.ratio = r.p50 / of[0].p50;
+    const [smallest] = bestBySize(rows, scenario);
+    for (const r of rows) if (r.scenario === scenario) r.ratio = r.p50 / smallest.p50;
   }
 }
 
 function growth(rows: Row[], scenario: string, limit: number): Goal {
-  const of = rows.filter((r) => r.scenario === scenario);
+  const of = bestBySize(rows, scenario);
   const [a, b] = [of[0], of[of.length - 1]];
-  return { name: `${scenario} p50 ${b.size}÷${a.size} ≤ ${limit}`, value: `${b.p50.toFixed(1)} ÷ ${a.p50.toFixed(1)} ms = ${(b.p50 / a.p50).toFixed(2)}`, met: b.p50 / a.p50 <= limit };
+  return { name: `${scenario} p50 ${b.size}÷${a.size} ≤ ${limit} (best round of each)`, value: `${b.p50.toFixed(1)} ÷ ${a.p50.toFixed(1)} ms = ${(b.p50 / a.p50).toFixed(2)}`, met: b.p50 / a.p50 <= limit };
 }
 
 export interface Outcome {
@@ -39,7 +49,7 @@ export function goalsOf(o: Outcome): Goal[] {
       name: 'GET item req/s ours÷bare ≥ 0.66 (best run of each, WORKERS=1)',
       value: o.item.bare ? `${Math.round(o.item.ours)} ÷ ${Math.round(o.item.bare)} = ${ratio.toFixed(2)}` : 'no bare baseline on this database', met: o.item.bare ? ratio >= 0.66 : null,
     },
-    ...o.growing.flatMap((g) => g.scenarios.filter((s) => o.rows.filter((r) => r.scenario === s).length > 1).map((s) => growth(o.rows, s, g.limit))),
+    ...o.growing.flatMap((g) => g.scenarios.filter((s) => bestBySize(o.rows, s).length > 1).map((s) => growth(o.rows, s, g.limit))),
     { name: 'AsyncAPI c=1 p50 ≤ 5 ms', value: `${o.asyncapiAlone.p50.toFixed(2)} ms`, met: o.asyncapiAlone.p50 <= 5 },
     { name: 'cold start ≤ 10 s (second start, spawn to first authenticated 200)', value: `${(o.cold.user / 1000).toFixed(2)} s`, met: o.cold.user <= 10_000 },
     { name: 'a token at the first 200 of /api/info', value: o.starts.every((c) => c.tokenAtOnce) ? 'on every start' : 'not on every start', met: o.starts.every((c) => c.tokenAtOnce) },

@@ -2,13 +2,15 @@
  * `npm run bench`: the project's performance record (issue 15). The API runs as `npm start` runs it, a child process
  * on the bench's database (embedded PostgreSQL in a temporary directory, or DATABASE_URL: an empty database, or one
  * a previous bench filled); load comes from autocannon in another process (bench-load.ts); a bare Express + pg
- * server (bench-bare.ts) reads the same table in the same run as the baseline. The bench tenant grows to each of
- * BENCH_SIZES streams (each with a stream config) and the size-dependent reads are timed at each; the other
- * scenarios run at the largest size. Prints a markdown table with the goals; BENCH_OUT also gets it.
+ * server (bench-bare.ts) reads the same table in the same run as the baseline. The bench tenant has the largest of
+ * BENCH_SIZES streams (each with a stream config) in the bench's database, and each smaller size in a database of its
+ * own beside it with an API of its own (bench-sizes.ts); the size-dependent reads are timed at every size in
+ * BENCH_ROUNDS alternating rounds, and so are the audit queries at each of BENCH_AUDIT_SIZES. The other scenarios run
+ * at the largest size. Prints a markdown table with the goals; BENCH_OUT also gets it.
  *
  * BENCH_SIZES (1000,100000,1000000), BENCH_AUDIT_SIZES (10000,1000000; BENCH_AUDIT=0 skips), BENCH_DURATION seconds
  * per scenario (10), BENCH_WARMUP seconds before each, not counted (1), BENCH_CONNECTIONS (32), BENCH_GRANTS pending
- * grants approved (3000), BENCH_ROUNDS of bare/ours GET item (2), BENCH_START_WARMUP seconds of untimed load on a
+ * grants approved (3000), BENCH_ROUNDS of bare/ours GET item and of the sizes (2), BENCH_START_WARMUP seconds of untimed load on a
  * server just started (5).
  * A quick try: BENCH_SIZES=1000,5000 BENCH_AUDIT_SIZES=1000,5000 BENCH_DURATION=2 npm run bench
  */
@@ -27,6 +29,7 @@ import { killAllNow, processCount, stopAll } from './bench-procs';
 import { runScenario, warmUp, type LoadSpec, type Row } from './bench-run';
 import { seededName, seedStreams } from './bench-seed';
 import { startApi, startBare, type ColdStart, type Server } from './bench-service';
+import { siblingTarget, stopTargets, type SizeTarget } from './bench-sizes';
 import { goalsOf, setGrowthRatios } from './bench-goals';
 import { coldStartTable, goalList, scenarioTable, sizeLabel } from './bench-table';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
@@ -110,6 +113,7 @@ async function main(): Promise<string> {
     return row;
   };
   const read = async (scenario: string, size: string, paths: string[], connections?: number) => load(scenario, size, { paths, headers: await api.headers(), ...(connections ? { connections } : {}) });
+  const readOn = async (target: SizeTarget, scenario: string, size: string, paths: string[]) => load(scenario, size, { paths, headers: await target.api.headers() }, target.server);
 
   const warm = async (name: string, target: Server, paths: string[], headers?: Record<string, string>) => {
     if (START_WARMUP > 0) await warmUp(name, { url: target.origin, connections: CONNECTIONS, duration: START_WARMUP, paths, headers }, target.pid);
@@ -120,16 +124,34 @@ async function main(): Promise<string> {
 
   const LISTS = ['GET /api/streams?page=0&size=20&sort=name,asc', 'GET /api/stream_configs?page=0&size=20&sort=created_at,desc'];
   const FIND = 'GET /api/streams/search/findByName?name=… (50 names)';
-  for (const size of SIZES) {
-    const seeding = await seedStreams(models, fixtures.seed, size);
-    if (seeding.rows) notes.push(`seeding ${seeding.rows} streams + ${seeding.rows} stream configs up to ${sizeLabel(size)}: ${seeding.seconds.toFixed(1)} s (${Math.round((2 * seeding.rows) / seeding.seconds)} rows/s)`);
-    log(`\n${sizeLabel(size)} streams:`);
-    const names = Array.from({ length: 50 }, (_, k) => seededName(Math.floor(((k + 0.5) * size) / 50)));
-    const finds = names.map((n) => `/api/streams/search/findByName?name=${encodeURIComponent(n)}`);
-    if (size === SIZES[0]) await warm('the API', service, [...LISTS.map((l) => l.slice(4)), ...finds, ...(await uids(100, 'ASC')).map((u) => `/api/streams/${u}`)], await api.headers());
-    for (const list of LISTS) await read(list, sizeLabel(size), [list.slice(4)]);
-    await read(FIND, sizeLabel(size), finds);
+  const main: SizeTarget = { size: SIZES[SIZES.length - 1], models, server: service, api, tenantUid: fixtures.tenantUid };
+  const sibling = (kind: string, size: number) => siblingTarget({ url: databaseUrl, sequelize, dataDir }, kind, size, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD));
+  // Every size at once, each in a database of its own (the largest is the bench's), measured in alternating rounds.
+  const streamTargets: SizeTarget[] = [];
+  for (const size of SIZES.slice(0, -1)) streamTargets.push(await sibling('streams', size));
+  streamTargets.push(main);
+  for (const target of streamTargets) {
+    const seeding = await seedStreams(target.models, target === main ? fixtures.seed : (await createFixtures(target.api, target.models)).seed, target.size);
+    if (seeding.rows) notes.push(`seeding ${seeding.rows} streams + ${seeding.rows} stream configs up to ${sizeLabel(target.size)}: ${seeding.seconds.toFixed(1)} s (${Math.round((2 * seeding.rows) / seeding.seconds)} rows/s)`);
   }
+  const listPaths = (size: number) => {
+    const names = Array.from({ length: 50 }, (_, k) => seededName(Math.floor(((k + 0.5) * size) / 50)));
+    return { lists: LISTS.map((l) => l.slice(4)), finds: names.map((n) => `/api/streams/search/findByName?name=${encodeURIComponent(n)}`) };
+  };
+  for (const target of streamTargets) {
+    const { lists, finds } = listPaths(target.size);
+    const items = target === main ? (await uids(100, 'ASC')).map((u) => `/api/streams/${u}`) : [];
+    await warm(`the API at ${sizeLabel(target.size)} streams`, target.server, [...lists, ...finds, ...items], await target.api.headers());
+  }
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const target of streamTargets) {
+      log(`\n${sizeLabel(target.size)} streams, round ${round}:`);
+      const { lists, finds } = listPaths(target.size);
+      for (const [i, list] of LISTS.entries()) await readOn(target, list, sizeLabel(target.size), [lists[i]]);
+      await readOn(target, FIND, sizeLabel(target.size), finds);
+    }
+  }
+  await stopTargets(streamTargets.filter((t) => t !== main));
 
   const largest = sizeLabel(SIZES[SIZES.length - 1]);
   log(`\nat ${largest} streams:`);
@@ -177,17 +199,30 @@ async function main(): Promise<string> {
 
   const AUDIT: string[] = [];
   if (AUDIT_SIZES.length) {
-    const history = auditHistory(models, fixtures.tenantUid, AUDIT_SIZES[AUDIT_SIZES.length - 1]);
-    for (const size of AUDIT_SIZES) {
-      const seeding = await history.seedTo(size);
-      if (seeding.rows) notes.push(`seeding ${seeding.rows} audit entries up to ${sizeLabel(size)} (plus 1 of another tenant per 50): ${seeding.seconds.toFixed(1)} s`);
-      log(`\n${sizeLabel(size)} audit entries:`);
-      for (const q of history.queries()) {
-        const scenario = `GET /api/audit-history?${q.name}`;
-        if (!AUDIT.includes(scenario)) AUDIT.push(scenario);
-        await read(scenario, sizeLabel(size), [`/api/audit-history?${q.query}`]);
+    const largestAudit = AUDIT_SIZES[AUDIT_SIZES.length - 1];
+    const auditTargets: SizeTarget[] = [];
+    for (const size of AUDIT_SIZES.slice(0, -1)) auditTargets.push(await sibling('audit', size));
+    auditTargets.push({ ...main, size: largestAudit });
+    // The same made-up history in each database (the same seed): a query means the same thing at each size.
+    const histories = auditTargets.map((t) => auditHistory(t.models, t.tenantUid, largestAudit));
+    for (const [i, target] of auditTargets.entries()) {
+      const seeding = await histories[i].seedTo(target.size);
+      if (seeding.rows) notes.push(`seeding ${seeding.rows} audit entries up to ${sizeLabel(target.size)} (plus 1 of another tenant per 50): ${seeding.seconds.toFixed(1)} s`);
+    }
+    // The actor asked for: a middling one of the smallest history.
+    const queries = histories[0].queries();
+    for (const target of auditTargets.slice(0, -1)) await warm(`the API at ${sizeLabel(target.size)} audit entries`, target.server, queries.map((q) => `/api/audit-history?${q.query}`), await target.api.headers());
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const target of auditTargets) {
+        log(`\n${sizeLabel(target.size)} audit entries, round ${round}:`);
+        for (const q of queries) {
+          const scenario = `GET /api/audit-history?${q.name}`;
+          if (!AUDIT.includes(scenario)) AUDIT.push(scenario);
+          await readOn(target, scenario, sizeLabel(target.size), [`/api/audit-history?${q.query}`]);
+        }
       }
     }
+    await stopTargets(auditTargets.slice(0, -1));
   }
   // Before the restart with more workers: the goal is one process's (or WORKERS=1's tree's) memory.
   const sampled = rows.filter((r) => r.rss && !r.scenario.includes('bare')).map((r) => r.rss!.tree);
@@ -212,7 +247,7 @@ async function main(): Promise<string> {
     `# npm run bench`, '', header, '',
     `${CONNECTIONS} connections unless the scenario says c=1, ${DURATION} s per scenario after ${WARMUP} s of warm-up (the approvals: each pending grant once, no warm-up). `
     + 'Errors are non-2xx answers plus socket errors and timeouts. Ratio: on ours GET item rows, req/s ÷ the bare run just before; '
-    + 'on the size-dependent rows, p50 ÷ p50 at the smallest size. RSS: the API process and its children (or bench-bare.ts on bare rows), sampled every 250 ms.',
+    + `on the size-dependent rows, p50 ÷ the best p50 at the smallest size; each size has a database (and an API) of its own, and the sizes alternate in ${ROUNDS} rounds, in the order shown. RSS: the API process and its children (or bench-bare.ts on bare rows), sampled every 250 ms.`,
     '', '## Cold start', '', coldStartTable(starts), '', '## Scenarios', '', scenarioTable(rows), '',
     ...notes.map((n) => `- ${n}`), '', '## Goals', '', goalList(goals), '',
   ].join('\n');
