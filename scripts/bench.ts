@@ -5,12 +5,12 @@
  * server (bench-bare.ts) reads the same table in the same run as the baseline. The bench tenant has the largest of
  * BENCH_SIZES streams (each with a stream config) in the bench's database, and each smaller size in a database of its
  * own beside it with an API of its own (bench-sizes.ts); the size-dependent reads are timed at every size in
- * BENCH_ROUNDS alternating rounds, and so are the audit queries at each of BENCH_AUDIT_SIZES. The other scenarios run
+ * BENCH_SIZE_ROUNDS alternating rounds, and so are the audit queries at each of BENCH_AUDIT_SIZES. The other scenarios run
  * at the largest size. Prints a markdown table with the goals; BENCH_OUT also gets it.
  *
  * BENCH_SIZES (1000,100000,1000000), BENCH_AUDIT_SIZES (10000,1000000; BENCH_AUDIT=0 skips), BENCH_DURATION seconds
  * per scenario (10), BENCH_WARMUP seconds before each, not counted (1), BENCH_CONNECTIONS (32), BENCH_GRANTS pending
- * grants approved (3000), BENCH_ROUNDS of bare/ours GET item and of the sizes (2), BENCH_START_WARMUP seconds of untimed load on a
+ * grants approved (3000), BENCH_ROUNDS of bare/ours GET item (2), BENCH_SIZE_ROUNDS of the sizes (3), BENCH_START_WARMUP seconds of untimed load on a
  * server just started (5).
  * A quick try: BENCH_SIZES=1000,5000 BENCH_AUDIT_SIZES=1000,5000 BENCH_DURATION=2 npm run bench
  */
@@ -46,6 +46,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
 const GRANTS = Number(process.env.BENCH_GRANTS || 3000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
+// The sizes' own rounds: more than the item's, as each size runs alone (no bare run beside it to show the drift).
+const SIZE_ROUNDS = Number(process.env.BENCH_SIZE_ROUNDS || 3);
 const START_WARMUP = Number(process.env.BENCH_START_WARMUP ?? 5);
 const TENANT = 'bench';
 const EMAIL = 'admin@bench.local';
@@ -143,7 +145,7 @@ async function main(): Promise<string> {
     const items = target === main ? (await uids(100, 'ASC')).map((u) => `/api/streams/${u}`) : [];
     await warm(`the API at ${sizeLabel(target.size)} streams`, target.server, [...lists, ...finds, ...items], await target.api.headers());
   }
-  for (let round = 1; round <= ROUNDS; round++) {
+  for (let round = 1; round <= SIZE_ROUNDS; round++) {
     for (const target of streamTargets) {
       log(`\n${sizeLabel(target.size)} streams, round ${round}:`);
       const { lists, finds } = listPaths(target.size);
@@ -212,7 +214,7 @@ async function main(): Promise<string> {
     // The actor asked for: a middling one of the smallest history.
     const queries = histories[0].queries();
     for (const target of auditTargets.slice(0, -1)) await warm(`the API at ${sizeLabel(target.size)} audit entries`, target.server, queries.map((q) => `/api/audit-history?${q.query}`), await target.api.headers());
-    for (let round = 1; round <= ROUNDS; round++) {
+    for (let round = 1; round <= SIZE_ROUNDS; round++) {
       for (const target of auditTargets) {
         log(`\n${sizeLabel(target.size)} audit entries, round ${round}:`);
         for (const q of queries) {
@@ -247,7 +249,7 @@ async function main(): Promise<string> {
     `# npm run bench`, '', header, '',
     `${CONNECTIONS} connections unless the scenario says c=1, ${DURATION} s per scenario after ${WARMUP} s of warm-up (the approvals: each pending grant once, no warm-up). `
     + 'Errors are non-2xx answers plus socket errors and timeouts. Ratio: on ours GET item rows, req/s ÷ the bare run just before; '
-    + `on the size-dependent rows, p50 ÷ the best p50 at the smallest size; each size has a database (and an API) of its own, and the sizes alternate in ${ROUNDS} rounds, in the order shown. RSS: the API process and its children (or bench-bare.ts on bare rows), sampled every 250 ms.`,
+    + `on the size-dependent rows, p50 ÷ the best p50 at the smallest size; each size has a database (and an API) of its own, and the sizes alternate in ${SIZE_ROUNDS} rounds, in the order shown. RSS: the API process and its children (or bench-bare.ts on bare rows), sampled every 250 ms.`,
     '', '## Cold start', '', coldStartTable(starts), '', '## Scenarios', '', scenarioTable(rows), '',
     ...notes.map((n) => `- ${n}`), '', '## Goals', '', goalList(goals), '',
   ].join('\n');
