@@ -46,7 +46,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
 const GRANTS = Number(process.env.BENCH_GRANTS || 3000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
-// The sizes' own rounds: more than the item's, as each size runs alone (no bare run beside it to show the drift).
+// The sizes' rounds: a size runs with no bare run beside it to show the drift, so its best round of several counts.
 const SIZE_ROUNDS = Number(process.env.BENCH_SIZE_ROUNDS || 3);
 const START_WARMUP = Number(process.env.BENCH_START_WARMUP ?? 5);
 const TENANT = 'bench';
@@ -126,14 +126,14 @@ async function main(): Promise<string> {
 
   const LISTS = ['GET /api/streams?page=0&size=20&sort=name,asc', 'GET /api/stream_configs?page=0&size=20&sort=created_at,desc'];
   const FIND = 'GET /api/streams/search/findByName?name=… (50 names)';
-  const main: SizeTarget = { size: SIZES[SIZES.length - 1], models, server: service, api, tenantUid: fixtures.tenantUid };
+  const benchTarget: SizeTarget = { size: SIZES[SIZES.length - 1], models, server: service, api, tenantUid: fixtures.tenantUid };
   const sibling = (kind: string, size: number) => siblingTarget({ url: databaseUrl, sequelize, dataDir }, kind, size, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD));
   // Every size at once, each in a database of its own (the largest is the bench's), measured in alternating rounds.
   const streamTargets: SizeTarget[] = [];
   for (const size of SIZES.slice(0, -1)) streamTargets.push(await sibling('streams', size));
-  streamTargets.push(main);
+  streamTargets.push(benchTarget);
   for (const target of streamTargets) {
-    const seeding = await seedStreams(target.models, target === main ? fixtures.seed : (await createFixtures(target.api, target.models)).seed, target.size);
+    const seeding = await seedStreams(target.models, target === benchTarget ? fixtures.seed : (await createFixtures(target.api, target.models)).seed, target.size);
     if (seeding.rows) notes.push(`seeding ${seeding.rows} streams + ${seeding.rows} stream configs up to ${sizeLabel(target.size)}: ${seeding.seconds.toFixed(1)} s (${Math.round((2 * seeding.rows) / seeding.seconds)} rows/s)`);
   }
   const listPaths = (size: number) => {
@@ -142,7 +142,7 @@ async function main(): Promise<string> {
   };
   for (const target of streamTargets) {
     const { lists, finds } = listPaths(target.size);
-    const items = target === main ? (await uids(100, 'ASC')).map((u) => `/api/streams/${u}`) : [];
+    const items = target === benchTarget ? (await uids(100, 'ASC')).map((u) => `/api/streams/${u}`) : [];
     await warm(`the API at ${sizeLabel(target.size)} streams`, target.server, [...lists, ...finds, ...items], await target.api.headers());
   }
   for (let round = 1; round <= SIZE_ROUNDS; round++) {
@@ -153,7 +153,7 @@ async function main(): Promise<string> {
       await readOn(target, FIND, sizeLabel(target.size), finds);
     }
   }
-  await stopTargets(streamTargets.filter((t) => t !== main));
+  await stopTargets(streamTargets.filter((t) => t !== benchTarget));
 
   const largest = sizeLabel(SIZES[SIZES.length - 1]);
   log(`\nat ${largest} streams:`);
@@ -211,7 +211,7 @@ async function main(): Promise<string> {
     const largestAudit = AUDIT_SIZES[AUDIT_SIZES.length - 1];
     const auditTargets: SizeTarget[] = [];
     for (const size of AUDIT_SIZES.slice(0, -1)) auditTargets.push(await sibling('audit', size));
-    auditTargets.push({ ...main, size: largestAudit });
+    auditTargets.push({ ...benchTarget, size: largestAudit });
     // The same made-up history in each database (the same seed): a query means the same thing at each size.
     const histories = auditTargets.map((t) => auditHistory(t.models, t.tenantUid, largestAudit));
     for (const [i, target] of auditTargets.entries()) {
