@@ -172,14 +172,6 @@ export function pgTypeOid(model: ModelStatic<Model>, attribute: string): number 
   return oid;
 }
 
-/**
- * PostgreSQL: a model's columns (all, or those `wanted`) of one table of a statement as one JSON array of their
- * text values (`array`), and a row of the model from that array (null when its uid is null: no row joined). One
- * JSON value instead of a column per attribute: pg describes and prepares a parser for every column of an answer
- * on every execution (~8 % of a stream read's time with ~100 columns); the array is parsed once, and each value by
- * its column's parser. Paired stream reads: 0.57–0.68 of bare's requests (Node CPU 500–650 µs per read), against
- * 0.45–0.64 (600–860 µs) with a column per attribute.
- */
 /** What a Sequelize instance holds of its own (sequelize/lib/model.js, the constructor); typed here, not exported by it. */
 interface Instance { dataValues: object; _previousDataValues: object; uniqno: number; _changed: Set<string>; _options: object; isNewRecord: boolean }
 type Schema = { _schema?: string; _schemaDelimiter?: string };
@@ -203,6 +195,14 @@ function readRow<T extends Model>(model: ModelStatic<T>, values: Record<string, 
   return row as unknown as T;
 }
 
+/**
+ * PostgreSQL: a model's columns (all, or those `wanted`) of one table of a statement as one JSON array of their
+ * text values (`array`), and a row of the model from that array (null when its uid is null: no row joined). One
+ * JSON value instead of a column per attribute: pg describes and prepares a parser for every column of an answer
+ * on every execution (~8 % of a stream read's time with ~100 columns); the array is parsed once, and each value by
+ * its column's parser. Paired stream reads: 0.57–0.68 of bare's requests (Node CPU 500–650 µs per read), against
+ * 0.45–0.64 (600–860 µs) with a column per attribute.
+ */
 export interface TextColumns<T extends Model> { array: string; decode(values: (string | null)[]): T | null }
 
 export function textColumns<T extends Model>(model: ModelStatic<T>, table: string, wanted?: Set<string>): TextColumns<T> {

@@ -12,10 +12,13 @@ import { migrate } from '../models/migrator';
 import type { Api } from './bench-api';
 import { startApi, type Server } from './bench-service';
 
+/** The database a URL names. */
+const databaseOf = (url: URL): string => decodeURIComponent(url.pathname.replace(/^\//, ''));
+
 /** The URL of a database beside `url`'s on the same server: its name with `suffix` appended. */
 export function siblingUrl(url: string, suffix: string): string {
   const u = new URL(url);
-  const name = decodeURIComponent(u.pathname.replace(/^\//, ''));
+  const name = databaseOf(u);
   if (!name) throw new Error(`DATABASE_URL names no database: ${u.protocol}//${u.host}`);
   u.pathname = `/${encodeURIComponent(`${name}_${suffix}`)}`;
   return u.toString();
@@ -41,7 +44,7 @@ export interface SizeTarget { size: number; models: Models; server: Server; api:
  */
 export async function siblingTarget(main: { url: string; sequelize: Sequelize; dataDir: string }, kind: string, size: number, api: (origin: string) => Api): Promise<SizeTarget> {
   const url = siblingUrl(main.url, `${kind}_${size}`);
-  await ensureDatabase(main.sequelize, decodeURIComponent(new URL(url).pathname.slice(1)));
+  await ensureDatabase(main.sequelize, databaseOf(new URL(url)));
   const models = initModels(openDatabase(url));
   await migrate(models.sequelize);
   const started = await startApi({ databaseUrl: url, dataDir: main.dataDir, workers: 1 }, api);

@@ -32,6 +32,13 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => app?.stop());
 
+/** The row of `model` with this uid, read as its JSON column (textColumns) and decoded. */
+async function decodeRow(model: ModelStatic<Model>, uid: string): Promise<Model | null> {
+  const columns = textColumns(model, 'r');
+  const [row] = await app.models.sequelize.query<{ c: string }>(`SELECT ${columns.array}::text AS c FROM ${tableOf(model)} r WHERE r.${columnOf(model, 'uid')} = ?`, { replacements: [uid], type: QueryTypes.SELECT });
+  return columns.decode(JSON.parse(row.c));
+}
+
 const toMany = resources.flatMap((resource) => resource.associations.filter((a) => a.many && a.join).map((assoc) => ({ resource, assoc })));
 
 describe.skipIf(!postgres)('rows and to-many targets read as a JSON column (PostgreSQL)', () => {
@@ -46,10 +53,8 @@ describe.skipIf(!postgres)('rows and to-many targets read as a JSON column (Post
     for (const model of [...new Set([app.models.Tenant, ...resources.map((r) => r.model(app.models))])] as ModelStatic<Model>[]) {
       const tenancy = 'tenantUid' in model.getAttributes() ? { tenantUid: t.tenant.uid } : { uid: t.tenant.uid };
       const rows = await model.findAll({ where: tenancy, limit: 5 });
-      const columns = textColumns(model, 'r');
       for (const expected of rows) {
-        const [row] = await app.models.sequelize.query<{ c: string }>(`SELECT ${columns.array}::text AS c FROM ${tableOf(model)} r WHERE r.${columnOf(model, 'uid')} = ?`, { replacements: [expected.get('uid')], type: QueryTypes.SELECT });
-        const instance = columns.decode(JSON.parse(row.c))!;
+        const instance = (await decodeRow(model, expected.get('uid') as string))!;
         const decoded = instance.get({ plain: true });
         expect(decoded, model.name).toEqual(expected.get({ plain: true }));
         // The instance itself is the one build makes of these values (its class, state and options), not a look-alike.
@@ -64,14 +69,9 @@ describe.skipIf(!postgres)('rows and to-many targets read as a JSON column (Post
 
   it('a decoded row is a working instance: a change is tracked, saved under optimistic locking, and read back', async () => {
     const model = app.models.Stream as ModelStatic<Model>;
-    const columns = textColumns(model, 'r');
     const uid = (await model.findOne({ where: { tenantUid: t.tenant.uid } }))!.get('uid') as string;
-    const decode = async () => {
-      const [row] = await app.models.sequelize.query<{ c: string }>(`SELECT ${columns.array}::text AS c FROM ${tableOf(model)} r WHERE r.${columnOf(model, 'uid')} = ?`, { replacements: [uid], type: QueryTypes.SELECT });
-      return columns.decode(JSON.parse(row.c))!;
-    };
-    const row = await decode();
-    const stale = await decode();
+    const row = (await decodeRow(model, uid))!;
+    const stale = (await decodeRow(model, uid))!;
     expect(row.changed()).toBe(false);
     row.set('description', 'changed through a decoded row');
     expect(row.changed()).toEqual(['description']);
