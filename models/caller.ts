@@ -4,9 +4,8 @@
  * the tenants' unique short_name and the users' primary key. A GET of one item also names the row it will read:
  * that row, within the same tenant, comes back in the same statement, so the read costs one round trip, not two.
  * On PostgreSQL the statement is prepared, its answer is one JSON column (models/select-sql textColumns), and the
- * item's associations come in the same statement: to-one targets joined in (sent as text, a join of seven tables
- * was planned for ~2 ms on every call; prepared, once per connection), to-many targets as a subquery each
- * (linkedJson). MySQL and MariaDB read the row alone, and its associations after it.
+ * item's associations come in the same statement, each as a subquery of its own (to-many: linkedJson). MySQL and
+ * MariaDB read the row alone, and its associations after it.
  */
 import { QueryTypes, type Model, type ModelStatic } from 'sequelize';
 import type { Row } from './define';
@@ -41,16 +40,15 @@ const CALLER_USER = new Set(['uid', 'tenantUid', 'email', 'roles', 'firstName', 
 /**
  * The statement and how to read its answer, built once per item model. MySQL and MariaDB (`text`): split at its
  * placeholders, the aliased columns of each joined table. PostgreSQL (`pg`): numbered for a prepared statement, one
- * JSON column (select-sql textColumns) holding the tenant, the user, the row, the item's to-one targets (`one`,
- * joined in: prepared, the join is planned once per connection, not per call) and its to-many targets (`many`, a
- * subquery each).
+ * JSON column (select-sql textColumns) holding the tenant, the user, the row, the item's to-one targets (`one`) and
+ * its to-many targets (`many`), a subquery each.
  */
 type Columns = ReturnType<typeof selectColumns>;
 type Built = {
   text?: { sql: string[]; t: Columns; u: Columns; r: Columns };
   pg?: {
     prepared: string; t: TextColumns<Row>; u: TextColumns<Row>; r?: TextColumns<Row>;
-    one: { wanted: RelatedWanted; columns: TextColumns<Row> }[];
+    one: { wanted: RelatedWanted; columns: TextColumns<Row>; select: string }[];
     /**
      * As a statement of its own pipelined behind the caller's (one round trip still) a stream read served
      * 0.38–0.45 of bare's requests in paired runs, as a subquery 0.45–0.64 (median ~0.53): PostgreSQL answers each
@@ -65,10 +63,9 @@ const withItem = new WeakMap<ModelStatic<Model>, Built>();
 function build(models: Models, item: ItemWanted | undefined): Built {
   const q = (name: string) => models.sequelize.getQueryInterface().quoteIdentifier(name);
   const table = (m: ModelStatic<Model>) => q(m.getTableName() as string);
-  const from = (one: RelatedWanted[]) => ` FROM ${table(models.Tenant)} t`
+  const from = () => ` FROM ${table(models.Tenant)} t`
     + ` LEFT JOIN ${table(models.User)} u ON u.${q('tenant_uid')} = t.${q('uid')} AND u.${q('uid')} = ?`
     + (item ? ` LEFT JOIN ${table(item.model)} r ON r.${columnOf(item.model, 'tenantUid')} = t.${q('uid')} AND r.${columnOf(item.model, 'uid')} = ?` : '')
-    + one.map((o, i) => ` LEFT JOIN ${table(o.target)} a${i} ON a${i}.${columnOf(o.target, 'uid')} = r.${columnOf(item!.model, o.attribute!)}`).join('')
     + ` WHERE t.${q('short_name')} = ?`;
   if (models.sequelize.getDialect() !== 'postgres') {
     const t = selectColumns(models.Tenant as ModelStatic<Row>, 't', 't_');
@@ -76,17 +73,24 @@ function build(models: Models, item: ItemWanted | undefined): Built {
     const r = item ? selectColumns(item.model, 'r', 'r_') : [];
     // Split at its placeholders once: the values are escaped into it per call (Sequelize's replacements would scan
     // the whole text for them on every call).
-    return { text: { sql: `SELECT ${[...t, ...u, ...r].map((c) => c.select).join(', ')}${from([])}`.split('?'), t, u, r } };
+    return { text: { sql: `SELECT ${[...t, ...u, ...r].map((c) => c.select).join(', ')}${from()}`.split('?'), t, u, r } };
   }
   const related = item?.related ?? [];
-  const one = related.filter((r) => !r.join).map((wanted, i) => ({ wanted, columns: textColumns(wanted.target as ModelStatic<Row>, `a${i}`) }));
+  // A subquery each, not joined in: joined, every join level carried the targets' columns up (PostgreSQL built a
+  // tuple descriptor of ~100 columns per level on every execution), and a join of eight tables took ~4 ms to plan.
+  // As subqueries, a stream read cost PostgreSQL 260–340 µs of CPU against 340–470 µs (4 rounds each, 32 clients).
+  const one = related.filter((r) => !r.join).map((wanted, i) => {
+    const columns = textColumns(wanted.target as ModelStatic<Row>, `a${i}`);
+    const select = `(SELECT ${columns.array} FROM ${table(wanted.target)} a${i} WHERE a${i}.${columnOf(wanted.target, 'uid')} = r.${columnOf(item!.model, wanted.attribute!)})`;
+    return { wanted, columns, select };
+  });
   // Keyed by the row read (none: no targets).
   const many = related.filter((r) => r.join).map((wanted) => ({ wanted, ...linkedJson(wanted.join!, wanted.target as ModelStatic<Row>, `r.${columnOf(item!.model, 'uid')}`) }));
   const t = textColumns(models.Tenant as ModelStatic<Row>, 't');
   const u = textColumns(models.User as ModelStatic<Row>, 'u', CALLER_USER);
   const r = item ? textColumns(item.model as ModelStatic<Row>, 'r') : undefined;
-  const parts = [t.array, u.array, ...(r ? [r.array] : []), ...one.map((o) => o.columns.array), ...many.map((m) => m.select)];
-  const prepared = numbered(`SELECT json_build_array(${parts.join(', ')})::text AS ${q('caller')}${from(one.map((o) => o.wanted))}`);
+  const parts = [t.array, u.array, ...(r ? [r.array] : []), ...one.map((o) => o.select), ...many.map((m) => m.select)];
+  const prepared = numbered(`SELECT json_build_array(${parts.join(', ')})::text AS ${q('caller')}${from()}`);
   return { pg: { prepared, t, u, r, one, many } };
 }
 
@@ -129,7 +133,9 @@ function decodePg(pg: NonNullable<Built['pg']>, parts: unknown[]): Caller {
   if (!read) return { tenant, user, item: null };
   const related = new Map<string, Row[]>();
   pg.one.forEach(({ wanted, columns }, i) => {
-    const target = columns.decode(parts[3 + i] as (string | null)[]);
+    // No target (a null reference, or none of that uid): the subquery's NULL.
+    const values = parts[3 + i] as (string | null)[] | null;
+    const target = values && columns.decode(values);
     related.set(wanted.rel, target ? [target] : []);
   });
   pg.many.forEach(({ wanted, decode }, i) => related.set(wanted.rel, decode(parts[3 + pg.one.length + i])));
