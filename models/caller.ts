@@ -10,16 +10,10 @@
 import { QueryTypes, type Model, type ModelStatic } from 'sequelize';
 import type { Row } from './define';
 import type { Models } from './index';
-import { buildAliased, columnOf, linkedJson, selectColumns, textColumns, type TextColumns } from './select-sql';
+import { buildAliased, columnOf, linkedJson, oneJson, selectColumns, textColumns, type RelatedWanted, type TextColumns } from './select-sql';
 import { numbered, queryPrepared } from './prepared';
 
-/**
- * A to-one (`attribute` of the row names the target) or to-many (`join` links row and targets) association of the
- * item whose targets the request will render.
- */
-export type RelatedWanted =
-  | { rel: string; target: ModelStatic<Model>; attribute: string; join?: undefined }
-  | { rel: string; target: ModelStatic<Model>; join: ModelStatic<Model>; attribute?: undefined };
+export type { RelatedWanted } from './select-sql';
 
 /** The row a request will read: its model and uid, and the associations it will render. */
 export interface ItemWanted { model: ModelStatic<Model>; uid: string; related?: RelatedWanted[] }
@@ -48,7 +42,7 @@ type Built = {
   text?: { sql: string[]; t: Columns; u: Columns; r: Columns };
   pg?: {
     prepared: string; t: TextColumns<Row>; u: TextColumns<Row>; r?: TextColumns<Row>;
-    one: { wanted: RelatedWanted; columns: TextColumns<Row>; select: string }[];
+    one: { wanted: RelatedWanted; select: string; decode(value: unknown): Row | null }[];
     /**
      * As a statement of its own pipelined behind the caller's (one round trip still) a stream read served
      * 0.38–0.45 of bare's requests in paired runs, as a subquery 0.45–0.64 (median ~0.53): PostgreSQL answers each
@@ -76,14 +70,7 @@ function build(models: Models, item: ItemWanted | undefined): Built {
     return { text: { sql: `SELECT ${[...t, ...u, ...r].map((c) => c.select).join(', ')}${from()}`.split('?'), t, u, r } };
   }
   const related = item?.related ?? [];
-  // A subquery each, not joined in: joined, every join level carried the targets' columns up (PostgreSQL built a
-  // tuple descriptor of ~100 columns per level on every execution), and a join of eight tables took ~4 ms to plan.
-  // As subqueries, a stream read cost PostgreSQL 260–340 µs of CPU against 340–470 µs (4 rounds each, 32 clients).
-  const one = related.filter((r) => !r.join).map((wanted, i) => {
-    const columns = textColumns(wanted.target as ModelStatic<Row>, `a${i}`);
-    const select = `(SELECT ${columns.array} FROM ${table(wanted.target)} a${i} WHERE a${i}.${columnOf(wanted.target, 'uid')} = r.${columnOf(item!.model, wanted.attribute!)})`;
-    return { wanted, columns, select };
-  });
+  const one = related.filter((r) => !r.join).map((wanted, i) => ({ wanted, ...oneJson(wanted.target as ModelStatic<Row>, `a${i}`, `r.${columnOf(item!.model, wanted.attribute!)}`) }));
   // Keyed by the row read (none: no targets).
   const many = related.filter((r) => r.join).map((wanted) => ({ wanted, ...linkedJson(wanted.join!, wanted.target as ModelStatic<Row>, `r.${columnOf(item!.model, 'uid')}`) }));
   const t = textColumns(models.Tenant as ModelStatic<Row>, 't');
@@ -132,10 +119,8 @@ function decodePg(pg: NonNullable<Built['pg']>, parts: unknown[]): Caller {
   const read = pg.r.decode(parts[2] as (string | null)[]);
   if (!read) return { tenant, user, item: null };
   const related = new Map<string, Row[]>();
-  pg.one.forEach(({ wanted, columns }, i) => {
-    // No target (a null reference, or none of that uid): the subquery's NULL.
-    const values = parts[3 + i] as (string | null)[] | null;
-    const target = values && columns.decode(values);
+  pg.one.forEach(({ wanted, decode }, i) => {
+    const target = decode(parts[3 + i]);
     related.set(wanted.rel, target ? [target] : []);
   });
   pg.many.forEach(({ wanted, decode }, i) => related.set(wanted.rel, decode(parts[3 + pg.one.length + i])));

@@ -16,7 +16,10 @@ export function openDatabase(url: string, extra: Options = {}): Sequelize {
   };
   if (dialect === 'postgres') {
     options.dialectModule ??= guardedPg;
-    options.dialectOptions = { connectionTimeoutMillis: 5_000, ...(extra.dialectOptions ?? {}) };
+    // Our prepared statements (models/prepared) all read rows by key: PostgreSQL's first five executions on each
+    // connection plan the statement for their values (~1–12 ms each), and a list `= ANY($1)` was planned on every
+    // call (~0.25 ms), its generic plan estimated for more values than a page passes. Generic from the start.
+    options.dialectOptions = { connectionTimeoutMillis: 5_000, options: '-c plan_cache_mode=force_generic_plan', ...(extra.dialectOptions ?? {}) };
   } else if (dialect === 'mysql') {
     options.dialectOptions = { connectTimeout: 5_000, charset: 'utf8mb4', ...(extra.dialectOptions ?? {}) };
   } else {

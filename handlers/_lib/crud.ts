@@ -36,11 +36,13 @@ export async function renderOne(resource: Resource, row: Row, ctx: RequestContex
 export async function listing(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, path: string, extra: [string, string][], isSearch: boolean,
   render?: SearchDef['render']): Promise<Reply> {
   const page = parsePage(ctx.rawQuery, sortableAttributes(resource));
-  const { rows, total, capped } = await findPage(resource, ctx, where, page);
+  const full = !render && !accepts(ctx, COMPACT);
+  // What a full page renders is read with its rows where it can be (PostgreSQL: store.findPage).
+  const { rows, total, capped, targets } = await findPage(resource, ctx, where, page, full ? relatedWanted(resource, ctx.models) : undefined);
   const options = { path, extra, page, total, capped, canCreate: await resource.policy.canCreate(ctx), isSearch, rel: render?.rel };
   if (accepts(ctx, COMPACT)) return { status: 200, body: compact(resource, rows, options, ctx), contentType: COMPACT };
   if (render) return hal(collection(resource, await render.items(rows, ctx), options, ctx));
-  const related = await loadRelated(resource, rows, ctx);
+  const related = await loadRelated(resource, rows, ctx, undefined, targets);
   return hal(collection(resource, await items(resource, rows, related, ctx), options, ctx));
 }
 

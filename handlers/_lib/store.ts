@@ -5,7 +5,7 @@ import type { RequestContext } from './context';
 import { BadRequestError, NotFoundError } from './errors';
 import { isNone, uidOf } from './references';
 import { COUNT_WINDOW, orderOf, type PageRequest } from './paging';
-import { countSlicesUpTo, findByUidInTenant, findByUids, findLinked, type Order } from '../../models/select-sql';
+import { countSlicesUpTo, findByUidInTenant, findByUids, findLinked, findPageWithTargets, readsAsText, type Order, type RelatedWanted, type Targets } from '../../models/select-sql';
 import type { AssociationDef, Resource } from './resource';
 
 export async function scopeOf(resource: Resource, ctx: RequestContext): Promise<WhereOptions> {
@@ -47,15 +47,17 @@ export async function findVisible(resource: Resource, ctx: RequestContext, id: s
  * One page and its bounded total. A page that is not full tells the total by itself (no count query); otherwise
  * the matching rows are counted only up to the window past the page, off the same index the page is read from.
  */
-export async function findPage(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, page: PageRequest): Promise<{ rows: Row[]; total: number; capped: boolean }> {
+export async function findPage(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, page: PageRequest, wanted?: RelatedWanted[]): Promise<{ rows: Row[]; total: number; capped: boolean; targets?: Map<string, Targets> }> {
   const scope = await scopeOf(resource, ctx);
   const matching = where ? { [Op.and]: [scope, where] } : scope;
   const model = resource.model(ctx.models);
   const offset = page.page * page.size;
-  const rows = await model.findAll({ where: matching, order: orderOf(page), limit: page.size, offset });
-  if (rows.length > 0 && rows.length < page.size) return { rows, total: offset + rows.length, capped: false };
-  if (rows.length === 0 && offset === 0) return { rows, total: 0, capped: false };
-  return { rows, ...(await boundedCount(model, [matching], page, orderOf(page))) };
+  const { rows, targets } = wanted && ctx.models.sequelize.getDialect() === 'postgres' && readsAsText(model as ModelStatic<Model>)
+    ? await findPageWithTargets(model, matching, orderOf(page), page.size, offset, wanted)
+    : { rows: await model.findAll({ where: matching, order: orderOf(page), limit: page.size, offset }), targets: undefined };
+  if (rows.length > 0 && rows.length < page.size) return { rows, targets, total: offset + rows.length, capped: false };
+  if (rows.length === 0 && offset === 0) return { rows, targets, total: 0, capped: false };
+  return { rows, targets, ...(await boundedCount(model, [matching], page, orderOf(page))) };
 }
 
 /**
@@ -100,12 +102,16 @@ export async function resolveQueryRef(target: Resource, ctx: RequestContext, val
 
 export type Related = Map<string, Map<string, Row | Row[] | null>>;
 
-/** Targets of every association of every row, in one query per association (to-many: join and targets in one). */
-export async function loadRelated(resource: Resource, rows: Row[], ctx: RequestContext, transaction?: Transaction): Promise<Related> {
+/**
+ * Targets of every association of every row, in one query per association (to-many: join and targets in one);
+ * none for the associations whose targets were read with the rows (`read`, per row uid: findPage on PostgreSQL) or
+ * with the caller (one row: earlyTargets).
+ */
+export async function loadRelated(resource: Resource, rows: Row[], ctx: RequestContext, transaction?: Transaction, read?: Map<string, Targets>): Promise<Related> {
   const related: Related = new Map(rows.map((r) => [r.uid as string, new Map()]));
-  const early = rows.length === 1 && !transaction ? earlyTargets(resource, rows[0], ctx) : undefined;
+  const early = read ?? (rows.length === 1 && !transaction ? earlyTargets(resource, rows[0], ctx) : undefined);
   for (const assoc of resource.associations) {
-    if (early && takeEarly(assoc, rows[0], early.get(assoc.rel), related)) continue;
+    if (early && rows.every((row) => takeEarly(assoc, row, early.get(row.uid)?.get(assoc.rel), related))) continue;
     if (assoc.many) await loadMany(assoc, rows, ctx, related, transaction);
     else await loadOne(assoc, rows, ctx, related, transaction);
   }
@@ -117,9 +123,9 @@ export async function loadRelated(resource: Resource, rows: Row[], ctx: RequestC
  * again (a caller whose scope has a visibility rule): targets are not subject to the caller's visibility, so they
  * are the same for every reader.
  */
-function earlyTargets(resource: Resource, row: Row, ctx: RequestContext): Map<string, Row[]> | undefined {
+function earlyTargets(resource: Resource, row: Row, ctx: RequestContext): Map<string, Targets> | undefined {
   const early = ctx.principal.prefetched;
-  return early?.targets && early.uid === row.uid && early.model === resource.model(ctx.models) ? early.targets : undefined;
+  return early?.targets && early.uid === row.uid && early.model === resource.model(ctx.models) ? new Map([[row.uid as string, early.targets]]) : undefined;
 }
 
 /**

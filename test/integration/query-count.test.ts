@@ -60,6 +60,30 @@ describe('queries per page do not grow with the page', () => {
   }
 });
 
+describe('a page reads its rows and what it renders of them', () => {
+  it('streams: on PostgreSQL the rows and their targets in one statement, else one per association kind', async () => {
+    await call(app, 'GET', '/streams?size=200', { token: t.admin.token });
+    statements = [];
+    const res = await call(app, 'GET', '/streams?size=200', { token: t.admin.token });
+    expect(res.status).toBe(200);
+    const streams = res.body._embedded.streams as { name: string; _embedded: { owners?: { uid: string } } }[];
+    expect(streams.length).toBeGreaterThan(3);
+    const owned = streams.find((s) => s.name === w.stream.name)!;
+    expect(owned._embedded.owners!.uid).toBe(w.streamTeam.uid);
+    const reads = statements.filter((s) => !/AS "caller"/.test(s));
+    const targets = reads.filter((s) => /groups/.test(s));
+    if (postgres) {
+      expect(reads).toHaveLength(1);
+      // owners, key and value schemas, confidentiality, integrity, viewers: a subquery each on the page's rows
+      expect(reads[0].match(/FROM \S+ a\d+ WHERE a\d+\.\S+ = r\./g)).toHaveLength(5);
+      expect(reads[0]).toMatch(/json_agg\(/);
+    } else {
+      // the rows; groups (owners), schemas, confidentialities, integrities; the viewers with their links
+      expect(targets).toHaveLength(2);
+    }
+  });
+});
+
 describe('a GET of one item reads the row with the caller', () => {
   async function itemStatements(path: string, token: string): Promise<string[]> {
     await call(app, 'GET', path, { token });

@@ -128,6 +128,8 @@ describe('streams: one item read', () => {
     expect(again.body._embedded.keySchema).toBeUndefined();
     expect(again.body._embedded.confidentiality).toBeUndefined();
     expect(again.body._embedded).toEqual(patched.body._embedded);
+    const pageAgain = await call(app, 'GET', '/streams/search/findByName?name=one-item-read', { token: t.admin.token });
+    expect(pageAgain.body._embedded.streams[0]._embedded).toEqual(again.body._embedded);
   });
 });
 
