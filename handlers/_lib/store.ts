@@ -46,6 +46,7 @@ export async function findVisible(resource: Resource, ctx: RequestContext, id: s
 /**
  * One page and its bounded total. A page that is not full tells the total by itself (no count query); otherwise
  * the matching rows are counted only up to the window past the page, off the same index the page is read from.
+ * With `wanted`, PostgreSQL reads the targets of those associations with the rows (`targets`, per row uid).
  */
 export async function findPage(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, page: PageRequest, wanted?: RelatedWanted[]): Promise<{ rows: Row[]; total: number; capped: boolean; targets?: Map<string, Targets> }> {
   const scope = await scopeOf(resource, ctx);
