@@ -57,7 +57,7 @@ const withItem = new WeakMap<ModelStatic<Model>, Built>();
 function build(models: Models, item: ItemWanted | undefined): Built {
   const q = (name: string) => models.sequelize.getQueryInterface().quoteIdentifier(name);
   const table = (m: ModelStatic<Model>) => q(m.getTableName() as string);
-  const from = () => ` FROM ${table(models.Tenant)} t`
+  const from = ` FROM ${table(models.Tenant)} t`
     + ` LEFT JOIN ${table(models.User)} u ON u.${q('tenant_uid')} = t.${q('uid')} AND u.${q('uid')} = ?`
     + (item ? ` LEFT JOIN ${table(item.model)} r ON r.${columnOf(item.model, 'tenantUid')} = t.${q('uid')} AND r.${columnOf(item.model, 'uid')} = ?` : '')
     + ` WHERE t.${q('short_name')} = ?`;
@@ -67,7 +67,7 @@ function build(models: Models, item: ItemWanted | undefined): Built {
     const r = item ? selectColumns(item.model, 'r', 'r_') : [];
     // Split at its placeholders once: the values are escaped into it per call (Sequelize's replacements would scan
     // the whole text for them on every call).
-    return { text: { sql: `SELECT ${[...t, ...u, ...r].map((c) => c.select).join(', ')}${from()}`.split('?'), t, u, r } };
+    return { text: { sql: `SELECT ${[...t, ...u, ...r].map((c) => c.select).join(', ')}${from}`.split('?'), t, u, r } };
   }
   const related = item?.related ?? [];
   const one = related.filter((r) => !r.join).map((wanted, i) => ({ wanted, ...oneJson(wanted.target as ModelStatic<Row>, `a${i}`, `r.${columnOf(item!.model, wanted.attribute!)}`) }));
@@ -77,7 +77,7 @@ function build(models: Models, item: ItemWanted | undefined): Built {
   const u = textColumns(models.User as ModelStatic<Row>, 'u', CALLER_USER);
   const r = item ? textColumns(item.model as ModelStatic<Row>, 'r') : undefined;
   const parts = [t.array, u.array, ...(r ? [r.array] : []), ...one.map((o) => o.select), ...many.map((m) => m.select)];
-  const prepared = numbered(`SELECT json_build_array(${parts.join(', ')})::text AS ${q('caller')}${from()}`);
+  const prepared = numbered(`SELECT json_build_array(${parts.join(', ')})::text AS ${q('caller')}${from}`);
   return { pg: { prepared, t, u, r, one, many } };
 }
 
