@@ -60,23 +60,33 @@ describe('queries per page do not grow with the page', () => {
   }
 });
 
+/** The statements of a GET asked a second time (the first warms what is built once), and its body. */
+async function statementsOf(path: string, token: string): Promise<{ sql: string[]; body: any }> {
+  await call(app, 'GET', path, { token });
+  statements = [];
+  const res = await call(app, 'GET', path, { token });
+  expect(res.status, `${path}: ${res.text.slice(0, 200)}`).toBe(200);
+  return { sql: statements, body: res.body };
+}
+
+/** PostgreSQL: a stream's owners, key and value schemas, confidentiality, integrity and viewers, a subquery each. */
+function expectStreamTargetSubqueries(sql: string): void {
+  expect(sql.match(/FROM \S+ a\d+ WHERE a\d+\.\S+ = r\./g)).toHaveLength(5);
+  expect(sql).toMatch(/json_agg\(/);
+}
+
 describe('a page reads its rows and what it renders of them', () => {
   it('streams: on PostgreSQL the rows and their targets in one statement, else one per association kind', async () => {
-    await call(app, 'GET', '/streams?size=200', { token: t.admin.token });
-    statements = [];
-    const res = await call(app, 'GET', '/streams?size=200', { token: t.admin.token });
-    expect(res.status).toBe(200);
-    const streams = res.body._embedded.streams as { name: string; _embedded: { owners?: { uid: string } } }[];
+    const { sql, body } = await statementsOf('/streams?size=200', t.admin.token);
+    const streams = body._embedded.streams as { name: string; _embedded: { owners?: { uid: string } } }[];
     expect(streams.length).toBeGreaterThan(3);
     const owned = streams.find((s) => s.name === w.stream.name)!;
     expect(owned._embedded.owners!.uid).toBe(w.streamTeam.uid);
-    const reads = statements.filter((s) => !/AS "caller"/.test(s));
+    const reads = sql.filter((s) => !/AS "caller"/.test(s));
     const targets = reads.filter((s) => /groups/.test(s));
     if (postgres) {
       expect(reads).toHaveLength(1);
-      // owners, key and value schemas, confidentiality, integrity, viewers: a subquery each on the page's rows
-      expect(reads[0].match(/FROM \S+ a\d+ WHERE a\d+\.\S+ = r\./g)).toHaveLength(5);
-      expect(reads[0]).toMatch(/json_agg\(/);
+      expectStreamTargetSubqueries(reads[0]);
     } else {
       // the rows; groups (owners), schemas, confidentialities, integrities; the viewers with their links
       expect(targets).toHaveLength(2);
@@ -85,13 +95,7 @@ describe('a page reads its rows and what it renders of them', () => {
 });
 
 describe('a GET of one item reads the row with the caller', () => {
-  async function itemStatements(path: string, token: string): Promise<string[]> {
-    await call(app, 'GET', path, { token });
-    statements = [];
-    const res = await call(app, 'GET', path, { token });
-    expect(res.status, `${path}: ${res.text.slice(0, 200)}`).toBe(200);
-    return statements;
-  }
+  const itemStatements = async (path: string, token: string) => (await statementsOf(path, token)).sql;
 
   it('a cluster (no associations) costs one statement: caller, tenant and row together', async () => {
     const created = await call(app, 'POST', '/clusters', { token: t.admin.token, body: { name: 'qc-cluster', bootstrapServers: ['qc:9092'] } });
@@ -108,9 +112,7 @@ describe('a GET of one item reads the row with the caller', () => {
     expect(sql.filter((s) => /stream_viewers\S*\s+j\s+JOIN\s+\S*groups/i.test(s))).toHaveLength(1);
     if (postgres) {
       expect(sql).toHaveLength(1);
-      // owners, key and value schemas, confidentiality, integrity: a subquery each on the row's references
-      expect(sql[0].match(/FROM \S+ a\d+ WHERE a\d+\.\S+ = r\./g)).toHaveLength(5);
-      expect(sql[0]).toMatch(/json_agg\(/);
+      expectStreamTargetSubqueries(sql[0]);
     } else {
       expect(sql).toHaveLength(3);
     }
