@@ -1,13 +1,13 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import jwt, { type Jwt, type JwtHeader, type JwtPayload } from 'jsonwebtoken';
 import { ConnectionError } from 'sequelize';
-import type { Deps, Principal } from '../handlers/_lib/context';
-import { HttpError, UnauthorizedError } from '../handlers/_lib/errors';
+import type { Deps, Principal } from '../core/context';
+import { HttpError, UnauthorizedError } from '../core/errors';
 import type { Row } from '../models/define';
 import { isConnectionLost } from '../models/db-errors';
 import { fullName } from '../models/user';
-import { logger } from '../server/logger';
-import { createExternalUserResolver } from './external-users';
+import { logger } from '../core/logger';
+import { createExternalUserResolver, type AccessClaims, type UserResolver } from './external-users';
 import { createPublicKeyLookup, KeySourceUnavailableError, UnknownSigningKeyError } from './jwks-clients';
 import type { KeyStore } from './keys';
 import { issuerOf, realmOfIssuer } from './tokens';
@@ -18,17 +18,8 @@ export type Headers = Record<string, string | string[] | undefined>;
 /** `item`: a row the request reads by uid, fetched in the caller's round trip (models/caller) where possible. */
 export type Authenticate = (headers: Headers, item?: ItemWanted) => Promise<Principal>;
 
-/** Verified claims of an access token; `sub` and `exp` are guaranteed present. */
-export type AccessClaims = JwtPayload & { sub: string; exp: number };
-
 /** Embedded issuer: the realm's tenant and its user whose uid is the token's `sub` (null: no such user). */
 export type CallerLookup = (realm: string, userUid: string, item?: ItemWanted) => Promise<Caller | null>;
-
-/**
- * External IdP: finds the user a verified token speaks for; null answers 401. Stored subject, then email
- * (linked), then just-in-time creation (auth/external-users).
- */
-export type UserResolver = (tenant: Row, claims: AccessClaims) => Promise<Row | null>;
 
 const CLOCK_TOLERANCE_SECONDS = 30;
 

@@ -1,7 +1,7 @@
 import type { Models } from '../models';
 import type { Row } from '../models/define';
 import { invalidClient, invalidRequest } from './oauth-error';
-import { burnVerification, verifySecret } from './passwords';
+import { burnVerification, verifySecret } from '../core/passwords';
 
 /** The client the caller claims to be, from the form or HTTP Basic (RFC 6749 §2.3.1). Not yet authenticated. */
 export interface ClientCredentials {

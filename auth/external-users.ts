@@ -6,12 +6,21 @@
  */
 import { isDeadlock } from '../models/db-errors';
 import { col, fn, Op, OptimisticLockError, where, UniqueConstraintError, type Transaction } from 'sequelize';
-import type { Deps } from '../handlers/_lib/context';
-import { UnauthorizedError } from '../handlers/_lib/errors';
+import type { Deps } from '../core/context';
+import { UnauthorizedError } from '../core/errors';
 import { writeAudit, type AuditEntry } from '../models/audit-event';
 import type { Row } from '../models/define';
 import { DEFAULT_ROLES, fullName, serviceAccountEmail, serviceAccountNames } from '../models/user';
-import type { AccessClaims, UserResolver } from './authenticate';
+import type { JwtPayload } from 'jsonwebtoken';
+
+/** Verified claims of an access token; `sub` and `exp` are guaranteed present. */
+export type AccessClaims = JwtPayload & { sub: string; exp: number };
+
+/**
+ * External IdP: finds the user a verified token speaks for; null answers 401. Stored subject, then email
+ * (linked), then just-in-time creation.
+ */
+export type UserResolver = (tenant: Row, claims: AccessClaims) => Promise<Row | null>;
 
 export const KNOWN_ROLES = [
   'SCHEMA_ADMIN', 'STREAM_ADMIN', 'TENANT_ADMIN', 'APPLICATION_ADMIN', 'ENVIRONMENT_ADMIN', 'SUPER_ADMIN',

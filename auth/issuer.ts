@@ -1,11 +1,11 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Row } from '../models/define';
-import type { Deps } from '../handlers/_lib/context';
+import type { Deps } from '../core/context';
 import { grants, required, type IssuerDeps } from './grants';
 import type { KeyStore } from './keys';
 import { OAuthError, invalidRequest } from './oauth-error';
 import { issuerOf } from './tokens';
-import { stringProblem } from '../server/input-hygiene';
+import { stringProblem } from '../core/input-hygiene';
 import { createTrustedIssuerKeys, type TrustedIssuerKeys } from './trusted-issuers';
 
 const DISCOVERY = '/realms/:realm/.well-known/openid-configuration';

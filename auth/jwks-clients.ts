@@ -1,5 +1,5 @@
 import jwksRsa from 'jwks-rsa';
-import { logger } from '../server/logger';
+import { logger } from '../core/logger';
 import type { KeyStore } from './keys';
 
 /** Finds the public key (PEM) for a kid of one realm; errors are jwks-rsa's, the key store's or the two below. */

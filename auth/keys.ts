@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { Op } from 'sequelize';
 import type { Models } from '../models';
 import type { SigningKeyRow } from '../models/signing-key';
-import type { SecretBox } from '../server/secret-box';
+import type { SecretBox } from '../core/secret-box';
 
 const generateKeyPair = promisify(generateKeyPairCb);
 

@@ -1,11 +1,11 @@
 /**
  * The rows permission checks of a child read (a stream config's stream, a principal's application, a version's
- * schema), once per request (auth/request-memo), and primed with the rows a page already loaded for its links and
+ * schema), once per request (core/request-memo), and primed with the rows a page already loaded for its links and
  * embeds (handlers/_lib/render), so the edit and delete links of a page cost no query per row.
  */
-import type { RequestContext } from '../handlers/_lib/context';
+import type { RequestContext } from '../core/context';
 import type { Row } from '../models/define';
-import { memo, remember } from './request-memo';
+import { memo, remember } from '../core/request-memo';
 
 export type ParentModel = 'Application' | 'Stream' | 'Schema';
 const PARENTS = new Set<string>(['Application', 'Stream', 'Schema']);

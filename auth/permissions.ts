@@ -4,9 +4,9 @@
  */
 import { Op, QueryTypes, type WhereOptions } from 'sequelize';
 import { columnOf, tableOf } from '../models/select-sql';
-import type { RequestContext } from '../handlers/_lib/context';
+import type { RequestContext } from '../core/context';
 import type { JoinModel } from '../models/join';
-import { memo } from './request-memo';
+import { memo } from '../core/request-memo';
 
 export const TENANT_ADMIN = 'TENANT_ADMIN';
 export const SUPER_ADMIN = 'SUPER_ADMIN';

@@ -1,5 +1,5 @@
 import jwksRsa from 'jwks-rsa';
-import type { TrustedIssuer } from '../server/config';
+import type { TrustedIssuer } from '../core/config';
 import { invalidGrant, upstreamUnavailable } from './oauth-error';
 
 /** The identity providers of `TRUSTED_ISSUERS` and their signing keys, for federated service accounts. */

@@ -3,13 +3,13 @@ import { applicationPartPolicy, editsApplicationOf } from '../auth/policies/appl
 import { canEditApplication } from '../auth/policies/application';
 import { deploymentCount } from '../models/application-deployment';
 import type { Row } from '../models/define';
-import { customPrincipalProblem, parsePrincipalCertificates } from '../models/principal-certificates';
+import { customPrincipalProblem, parsePrincipalCertificates } from '../core/rules/principal-certificates';
 import { associationHandlers } from './_lib/associations';
-import type { RequestContext } from './_lib/context';
+import type { RequestContext } from '../core/context';
 import { renderOne, resourceHandlers } from './_lib/crud';
-import { BadBodyError, BadRequestError, ConflictError, ForbiddenError, UnprocessableError } from './_lib/errors';
+import { BadBodyError, BadRequestError, ConflictError, ForbiddenError, UnprocessableError } from '../core/errors';
 import { checkIfMatch, validatorHeaders } from './_lib/etag';
-import { link, timestamp } from './_lib/hal';
+import { link, timestamp } from '../core/hal';
 import { mutate } from './_lib/mutation';
 import { hal, plain, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';

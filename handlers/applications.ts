@@ -1,17 +1,17 @@
 import { Op } from 'sequelize';
 import { applicationPolicy, mayAssignApplicationOwners } from '../auth/policies/application';
-import { applicationProblems } from '../models/application-rules';
+import { applicationProblems } from '../core/rules/application-rules';
 import { authenticationCount } from '../models/application-auth';
 import { openGrantCount } from '../models/application-access';
 import { deploymentCount } from '../models/application-deployment';
 import { inUse } from '../models/blockers';
 import type { Row } from '../models/define';
 import { associationHandlers } from './_lib/associations';
-import type { RequestContext } from './_lib/context';
+import type { RequestContext } from '../core/context';
 import { resourceHandlers } from './_lib/crud';
 import { checkOwnersChange } from './_lib/owners';
-import { BadRequestError } from './_lib/errors';
-import { link } from './_lib/hal';
+import { BadRequestError } from '../core/errors';
+import { link } from '../core/hal';
 import type { Resource } from './_lib/resource';
 import { groupResource } from './groups';
 

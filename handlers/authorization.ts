@@ -1,7 +1,7 @@
 /** `GET /auth` (CONTRACT §7.1): the permission model answering for other services. */
 import { parseQuestion, type ResourceType } from '../auth/actions';
-import type { RequestContext } from './_lib/context';
-import { BadRequestError, ForbiddenError } from './_lib/errors';
+import type { RequestContext } from '../core/context';
+import { BadRequestError, ForbiddenError } from '../core/errors';
 import type { Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { findVisible } from './_lib/store';

@@ -1,11 +1,11 @@
 import { canSynchronize, environmentPolicy, mayAssignOwners } from '../auth/policies/environment';
 import { associationHandlers } from './_lib/associations';
-import type { RequestContext } from './_lib/context';
+import type { RequestContext } from '../core/context';
 import { resourceHandlers } from './_lib/crud';
 import { checkOwnersChange } from './_lib/owners';
 import { checkIfMatch } from './_lib/etag';
-import { BadRequestError, ForbiddenError } from './_lib/errors';
-import { link } from './_lib/hal';
+import { BadRequestError, ForbiddenError } from '../core/errors';
+import { link } from '../core/hal';
 import { mutate } from './_lib/mutation';
 import { noContent, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { link } from './_lib/hal';
+import { link } from '../core/hal';
 import { hal, plain, type Handler } from './_lib/reply';
-import { spec } from '../server/spec';
-import { projectRoot as root } from '../server/project-root';
+import { spec } from '../core/spec';
+import { projectRoot as root } from '../core/project-root';
 
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; description: string };
 const specYaml = readFileSync(path.join(root, 'generated', 'openapi.yaml'), 'utf8');

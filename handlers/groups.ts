@@ -5,7 +5,7 @@ import type { Row, RowModel } from '../models/define';
 import { associationHandlers } from './_lib/associations';
 import { listing, resourceHandlers } from './_lib/crud';
 import { emailInput, emailOutput } from './_lib/email';
-import { itemHref, link } from './_lib/hal';
+import { itemHref, link } from '../core/hal';
 import type { Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { keyContains } from './_lib/store';
@@ -30,9 +30,9 @@ function groupLinks(row: Row, ctx: { base: string }, self: string, related?: Map
  */
 async function ownedBy(models: Models, groupUid: string, transaction: Transaction): Promise<string[]> {
   const owned: string[] = [];
-  for (const [name, model] of Object.entries(models)) {
+  for (const [name, model] of Object.entries(models) as [string, RowModel][]) {
     if (typeof model !== 'function' || !('getAttributes' in model) || !('ownersUid' in model.getAttributes())) continue;
-    const count = await (model as RowModel).count({ where: { ownersUid: groupUid }, transaction });
+    const count = await model.count({ where: { ownersUid: groupUid }, transaction });
     if (count > 0) owned.push(`${count} ${name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}(s)`);
   }
   return owned;

@@ -4,7 +4,7 @@ import type { AuditEntry } from '../models/audit-event';
 import { DEFAULT_TOPIC_NAME_PATTERN } from '../models/instance';
 import { associationHandlers } from './_lib/associations';
 import { resourceHandlers } from './_lib/crud';
-import { BadRequestError } from './_lib/errors';
+import { BadRequestError } from '../core/errors';
 import type { Change, Resource } from './_lib/resource';
 import { clusterResource } from './clusters';
 import { supportTierResource } from './reference-data';

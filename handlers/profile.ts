@@ -1,9 +1,9 @@
 /** `/profile/{collection}`: ALPS (default) or JSON Schema of one collection, derived from descriptor and spec. */
 import { accepts, type Handler } from './_lib/reply';
-import { NotFoundError } from './_lib/errors';
+import { NotFoundError } from '../core/errors';
 import type { Resource } from './_lib/resource';
 import { resourceByCollection } from './resources';
-import { deref, spec } from '../server/spec';
+import { deref, spec } from '../core/spec';
 import { toDraft07 } from './_lib/json-schema';
 
 const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -7,9 +7,9 @@ import { adminOnlyPolicy } from '../auth/policies/admin-only';
 import type { Models } from '../models';
 import type { Row, RowModel } from '../models/define';
 import { referenceUsers, type ConfigDefinition, type RankedTable } from '../models/reference-data';
-import type { RequestContext } from './_lib/context';
+import type { RequestContext } from '../core/context';
 import { resourceHandlers } from './_lib/crud';
-import { BadRequestError } from './_lib/errors';
+import { BadRequestError } from '../core/errors';
 import type { Resource } from './_lib/resource';
 
 const key = (v: unknown) => String(v).toLowerCase();

@@ -1,10 +1,10 @@
 import { schemaVersionPolicy } from '../auth/policies/schema';
 import type { Row } from '../models/define';
 import { associationHandlers } from './_lib/associations';
-import type { RequestContext } from './_lib/context';
+import type { RequestContext } from '../core/context';
 import { resourceHandlers } from './_lib/crud';
 import { checkIfMatch, notModified, validatorHeaders } from './_lib/etag';
-import { ForbiddenError, UnprocessableError } from './_lib/errors';
+import { ForbiddenError, UnprocessableError } from '../core/errors';
 import { mutate } from './_lib/mutation';
 import { noContent, plain, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';

@@ -5,8 +5,8 @@ import { assembleAsyncApi } from '../asyncapi/document';
 import { toYaml } from '../asyncapi/yaml';
 import { asyncApiSource } from '../models/asyncapi-source';
 import { uidOf } from './_lib/references';
-import type { RequestContext } from './_lib/context';
-import { HttpError, NotFoundError } from './_lib/errors';
+import type { RequestContext } from '../core/context';
+import { HttpError, NotFoundError } from '../core/errors';
 import { noneMatch } from './_lib/etag';
 import { JSON_TYPE, plain, type Handler } from './_lib/reply';
 

@@ -5,12 +5,12 @@
 import type { Transaction } from 'sequelize';
 import { groupsOf } from '../auth/permissions';
 import type { Row } from '../models/define';
-import { browseRefusal, selfGrantProblems } from '../models/stream-config-rules';
+import { browseRefusal, selfGrantProblems } from '../core/rules/stream-config-rules';
 import { fullName } from '../models/user';
-import type { RequestContext } from './_lib/context';
+import type { RequestContext } from '../core/context';
 import { emailOutput } from './_lib/email';
 import { checkIfMatch } from './_lib/etag';
-import { BadRequestError, ForbiddenError, UnprocessableError } from './_lib/errors';
+import { BadRequestError, ForbiddenError, UnprocessableError } from '../core/errors';
 import { mutate } from './_lib/mutation';
 import { noContent, plain, withPrecheck, type Handler } from './_lib/reply';
 import { findVisible, resolveBodyRef } from './_lib/store';

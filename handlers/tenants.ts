@@ -7,11 +7,11 @@ import { contactTypeOf, DEFAULT_CONTACT_TYPE, findContact, storeContact, type Co
 import { authMethodProblems, createFirstAdmin, DEFAULT_AUTH_METHODS, DEFAULT_TENANT_SETTINGS } from '../models/tenant';
 import type { AuditEntry } from '../models/audit-event';
 import { seedReferenceData } from '../models/reference-data';
-import type { RequestContext } from './_lib/context';
+import type { RequestContext } from '../core/context';
 import { resourceHandlers } from './_lib/crud';
 import { emailInput, emailOutput } from './_lib/email';
-import { BadRequestError, ForbiddenError, NotFoundError } from './_lib/errors';
-import { link } from './_lib/hal';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors';
+import { link } from '../core/hal';
 import { diff } from './_lib/input';
 import { mutate } from './_lib/mutation';
 import { hal, plain, withPrecheck, type Handler } from './_lib/reply';

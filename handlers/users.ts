@@ -4,19 +4,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { hashSecret } from '../auth/passwords';
+import { hashSecret } from '../core/passwords';
 import { TENANT_ADMIN } from '../auth/permissions';
 import { authorizeUserChange, canAssignRoles, userPolicy } from '../auth/policies/user';
 import type { Row } from '../models/define';
 import {
   DEFAULT_ROLES, federatedHolders, fullName, holdsRole, otherHoldersOf, roleNames, serviceAccountEmail, serviceAccountNames,
 } from '../models/user';
-import type { RequestContext } from './_lib/context';
+import type { RequestContext } from '../core/context';
 import { resourceHandlers } from './_lib/crud';
 import { emailInput, emailOutput } from './_lib/email';
 import { checkIfMatch } from './_lib/etag';
-import { BadRequestError, ConflictError, ForbiddenError, UnprocessableError, type SubError } from './_lib/errors';
-import { link } from './_lib/hal';
+import { BadRequestError, ConflictError, ForbiddenError, UnprocessableError, type SubError } from '../core/errors';
+import { link } from '../core/hal';
 import { hal, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { findVisible } from './_lib/store';

@@ -1,6 +1,6 @@
 import { DataTypes, type Sequelize, type Transaction } from 'sequelize';
 import { defineModel, type RowModel } from './define';
-import { isOpen, OPEN_STATUSES, type GrantStatus } from './grant-state';
+import { isOpen, OPEN_STATUSES, type GrantStatus } from '../core/rules/grant-state';
 
 export function defineApplicationAccess(sequelize: Sequelize) {
   return defineModel(sequelize, 'ApplicationAccess', 'application_access', {

@@ -7,7 +7,7 @@
 import { Op } from 'sequelize';
 import type { AsyncApiInput } from '../asyncapi/document';
 import type { Row } from './define';
-import type { Models } from '.';
+import type { Models } from '../core/context';
 import { selectRows } from './prepared';
 
 export interface AsyncApiSource {

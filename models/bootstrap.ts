@@ -1,9 +1,9 @@
 /** First start on an empty database: the demo tenant and its admin (CONTRACT §1.1 BOOTSTRAP_*). */
 import { randomBytes } from 'node:crypto';
-import { hashSecret } from '../auth/passwords';
+import { hashSecret } from '../core/passwords';
 import { writeAudit } from './audit-event';
 import { seedReferenceData } from './reference-data';
-import type { Models } from '.';
+import type { Models } from '../core/context';
 
 export interface Bootstrapped { tenant: string; email: string; password: string }
 

@@ -9,7 +9,7 @@
  */
 import { QueryTypes, type Model, type ModelStatic } from 'sequelize';
 import type { Row } from './define';
-import type { Models } from './index';
+import type { Models } from '../core/context';
 import { buildAliased, columnOf, linkedJson, oneJson, selectColumns, textColumns, type RelatedWanted, type TextColumns } from './select-sql';
 import { numbered, queryPrepared } from './prepared';
 

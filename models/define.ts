@@ -1,9 +1,9 @@
 import { DataTypes, Model, type ModelAttributes, type ModelStatic, type Sequelize } from 'sequelize';
 import { randomUUID } from 'node:crypto';
 
-/** A row as the generic layer sees it: attribute names are the model's (camelCase), values already decoded. */
-export type Row = Model & Record<string, any>;
-export type RowModel = ModelStatic<Row>;
+import type { Row, RowModel } from '../core/row';
+
+export type { Row, RowModel } from '../core/row';
 
 export const newUid = (): string => randomUUID().replace(/-/g, '');
 

@@ -57,4 +57,11 @@ export function initModels(sequelize: Sequelize) {
   };
 }
 
-export type Models = ReturnType<typeof initModels>;
+type ModelSet = ReturnType<typeof initModels>;
+
+declare module '../core/context' {
+  // The core's registry of models is this set (see core/context.ts).
+  interface Models extends ModelSet {}
+}
+
+export type { Models } from '../core/context';

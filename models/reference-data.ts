@@ -1,11 +1,11 @@
 /**
  * Reference data of a tenant (CONTRACT §5.16): ranked lists (confidentialities, integrities, support tiers) and
- * Kafka Connect plugins. Every tenant gets the same seeds — from migration 0005 for tenants that existed before it,
- * at creation for new ones — through the one `seedReferenceData` below.
+ * Kafka Connect plugins. Every new tenant gets the seeds below at creation (`seedReferenceData`); migration 0005 seeded the tenants that
+ * existed before it from its own frozen copy.
  */
 import { DataTypes, type QueryInterface, type Sequelize, type Transaction } from 'sequelize';
 import { defineModel, jsonText, keyOf, newUid } from './define';
-import type { Models } from '.';
+import type { Models } from '../core/context';
 
 /** Tables of the ranked lists: `name` (unique per tenant), `level` (integer rank), `description`. */
 export const RANKED_TABLES = ['confidentialities', 'integrities', 'support_tiers'] as const;
@@ -91,10 +91,7 @@ export function defineConnectPlugin(sequelize: Sequelize) {
   });
 }
 
-/**
- * Inserts the seeds for one tenant. Written against the query interface with the columns of migration 0005, so the
- * migration (which must not depend on how models look later) and tenant creation share it.
- */
+/** Inserts the seeds for one tenant, written against the query interface with the tables' columns. */
 export async function seedReferenceData(qi: QueryInterface, tenantUid: string, transaction?: Transaction): Promise<void> {
   const now = new Date();
   const common = () => ({ uid: newUid(), tenant_uid: tenantUid, created_at: now, modified_at: now, created_by: null, modified_by: null, version: 0 });

@@ -3,7 +3,7 @@ import { newUid } from './define';
 
 export type SigningKeyRow = Model & { uid: string; kid: string; privateKey: string; publicJwk: string; createdAt: Date; retiredAt: Date | null };
 
-/** RSA keys of the embedded issuer; the private key is stored encrypted (server/secret-box). Not tenant-scoped. */
+/** RSA keys of the embedded issuer; the private key is stored encrypted (core/secret-box). Not tenant-scoped. */
 export function defineSigningKey(sequelize: Sequelize): ModelStatic<SigningKeyRow> {
   return sequelize.define('SigningKey', {
     uid: { type: DataTypes.CHAR(32), primaryKey: true, defaultValue: newUid },

@@ -1,7 +1,7 @@
 /** A tenant's BUSINESS and TECHNICAL contact persons (CONTRACT §5.1), one row per type. */
 import { DataTypes, type Sequelize, type Transaction } from 'sequelize';
 import { defineModel, type Row } from './define';
-import type { Models } from '.';
+import type { Models } from '../core/context';
 
 export const CONTACT_TYPES = ['BUSINESS', 'TECHNICAL'] as const;
 export type ContactType = (typeof CONTACT_TYPES)[number];

@@ -1,8 +1,8 @@
 import { DataTypes, type Sequelize, type Transaction } from 'sequelize';
-import { hashSecret } from '../auth/passwords';
+import { hashSecret } from '../core/passwords';
 import { defineModel, jsonText, type Row } from './define';
 import { DEFAULT_ROLES } from './user';
-import type { Models } from '.';
+import type { Models } from '../core/context';
 
 export const DEFAULT_AUTH_METHODS = [
   { rank: 1, protocol: 'SSL', mechanism: 'MUTUAL_TLS' },

@@ -3,7 +3,7 @@
  * every problem at once, each naming its field. Secrets never travel into a problem's `rejectedValue`.
  */
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
-import { matchEnum } from '../models/loose-enum';
+import { matchEnum } from '../core/rules/loose-enum';
 import {
   PROVIDER_TYPES, type ApacheKafkaConfig, type BrokerProtocol, type KafkaBrokerConfig, type ProviderConfig,
   type ProviderType, type RegistryConfig,

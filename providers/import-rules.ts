@@ -2,7 +2,7 @@
  * How a provider's topic becomes catalog entities in the topic wizard (CONTRACT §10): the natural keys an import
  * is idempotent by, and the values of what it creates. Pure: the wizard's executor asks the database.
  */
-import { TOPIC_PROPERTIES } from '../models/stream-config-rules';
+import { TOPIC_PROPERTIES } from '../core/rules/stream-config-rules';
 import type { AclOperation, ProviderAcl, ProviderSchema, ProviderTopic } from './types';
 
 export type AccessType = 'CONSUMER' | 'PRODUCER';

@@ -87,5 +87,5 @@ export interface ApacheKafkaConfig { type: 'APACHE_KAFKA'; bootstrapServers: str
 
 export type ProviderConfig = AivenConfig | ConfluentCloudConfig | ApacheKafkaConfig;
 
-/** What an adapter needs besides the credentials: base URLs and the time bound (server/config). */
+/** What an adapter needs besides the credentials: base URLs and the time bound (core/config). */
 export interface ProviderSettings { aivenApiUrl: string; confluentCloudApiUrl: string; timeoutMs: number }

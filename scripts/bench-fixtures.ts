@@ -7,7 +7,7 @@
 import { QueryTypes } from 'sequelize';
 import type { Models } from '../models';
 import type { RowModel } from '../models/define';
-import { topicNameOf } from '../models/stream-config-rules';
+import { topicNameOf } from '../core/rules/stream-config-rules';
 import { inParallel, type Api } from './bench-api';
 import { progress, type StreamSeed } from './bench-seed';
 

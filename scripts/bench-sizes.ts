@@ -8,7 +8,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { initModels, type Models } from '../models';
 import { openDatabase } from '../models/db';
-import { migrate } from '../models/migrator';
+import { migrate } from '../migrations/migrator';
 import type { Api } from './bench-api';
 import { startApi, type Server } from './bench-service';
 

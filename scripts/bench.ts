@@ -21,7 +21,7 @@ import path from 'node:path';
 import { Op, QueryTypes, type Sequelize } from 'sequelize';
 import { initModels, type Models } from '../models';
 import { openDatabase } from '../models/db';
-import { migrate } from '../models/migrator';
+import { migrate } from '../migrations/migrator';
 import { Api } from './bench-api';
 import { auditHistory } from './bench-audit';
 import { createFixtures, pendingGrants } from './bench-fixtures';

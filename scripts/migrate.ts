@@ -1,7 +1,7 @@
 /** `npm run migrate`: applies pending migrations to DATABASE_URL, or to the embedded PostgreSQL in DATA_DIR. */
-import { loadConfig } from '../server/config';
+import { loadConfig } from '../core/config';
 import { openDatabase } from '../models/db';
-import { migrate } from '../models/migrator';
+import { migrate } from '../migrations/migrator';
 import { startEmbeddedPostgres } from './embedded-postgres';
 
 const config = loadConfig();

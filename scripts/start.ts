@@ -5,10 +5,10 @@
  * (server/workers); a worker is this same script.
  */
 import cluster from 'node:cluster';
-import { loadConfig, type Config } from '../server/config';
-import { logger } from '../server/logger';
+import { loadConfig, type Config } from '../core/config';
+import { logger } from '../core/logger';
 import { openDatabase } from '../models/db';
-import { migrate } from '../models/migrator';
+import { migrate } from '../migrations/migrator';
 import { bootstrap, type Bootstrapped } from '../models/bootstrap';
 import { initModels } from '../models';
 import { startServer } from '../server/server';

@@ -5,8 +5,8 @@
 import type { IncomingMessage } from 'node:http';
 import getRawBody from 'raw-body';
 import contentType from 'content-type';
-import { BadBodyError, BadRequestError, HttpError, type SubError } from '../handlers/_lib/errors';
-import { jsonProblems, stringProblem } from './input-hygiene';
+import { BadBodyError, BadRequestError, HttpError, type SubError } from '../core/errors';
+import { jsonProblems, stringProblem } from '../core/input-hygiene';
 
 export interface ParsedBody { body: unknown; mediaType: string | undefined }
 

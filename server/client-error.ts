@@ -6,7 +6,7 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { HttpError } from '../handlers/_lib/errors';
+import { HttpError } from '../core/errors';
 
 interface ParserError extends Error { code?: string; rawPacket?: Buffer; bytesParsed?: number }
 

@@ -3,7 +3,7 @@
  * spells it. Before validation, every string at an enum position of the request schema is replaced by its
  * canonical spelling; values that match nothing are left for the validator to reject.
  */
-import type { Schema } from './spec';
+import type { Schema } from '../core/spec';
 
 const loose = (s: string) => s.toLowerCase().replace(/[\s_-]/g, '');
 

@@ -4,8 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   BaseError, ConnectionError, ForeignKeyConstraintError, OptimisticLockError, TimeoutError, UniqueConstraintError,
 } from 'sequelize';
-import { ConflictError, HttpError, ServiceUnavailableError, UnprocessableError } from '../handlers/_lib/errors';
-import { logger } from './logger';
+import { ConflictError, HttpError, ServiceUnavailableError, UnprocessableError } from '../core/errors';
+import { logger } from '../core/logger';
 
 export function errorReply(err: unknown, requestId: string): HttpError {
   if (err instanceof HttpError) return err;

@@ -3,8 +3,8 @@
  * or quietly turn `%ff` into U+FFFD (a changed value), so an ill-formed percent-encoding, a NUL or an unpaired
  * surrogate is refused here with 400 naming the parameter.
  */
-import { BadRequestError, type SubError } from '../handlers/_lib/errors';
-import { stringProblem } from './input-hygiene';
+import { BadRequestError, type SubError } from '../core/errors';
+import { stringProblem } from '../core/input-hygiene';
 
 export type Query = Record<string, string | string[]>;
 

@@ -5,7 +5,7 @@
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { deref, operationById } from './spec';
+import { deref, operationById } from '../core/spec';
 
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
 addFormats(ajv);

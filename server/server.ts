@@ -5,12 +5,12 @@ import type { Sequelize } from 'sequelize';
 import { createAuthenticator } from '../auth/authenticate';
 import { issuerRouter } from '../auth/issuer';
 import { createKeyStore } from '../auth/keys';
-import type { Deps } from '../handlers/_lib/context';
+import type { Deps } from '../core/context';
 import { initModels, type Models } from '../models';
 import { createApp } from './app';
 import { answerParserErrors } from './client-error';
-import type { Config } from './config';
-import { createSecretBox } from './secret-box';
+import type { Config } from '../core/config';
+import { createSecretBox } from '../core/secret-box';
 
 export interface RunningServer {
   url: string;

@@ -1,6 +1,6 @@
 /** Turns ajv errors from request validation into the §7 body: one `<field>: <problem>` per violation. */
 import type { ErrorObject } from 'ajv';
-import { BadBodyError, BadRequestError, type HttpError, type SubError } from '../handlers/_lib/errors';
+import { BadBodyError, BadRequestError, type HttpError, type SubError } from '../core/errors';
 
 const SECRET_FIELD = /password|secret|privatekey|private_key/i;
 

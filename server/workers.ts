@@ -6,7 +6,7 @@
  * start-up stops the service, because a configuration error would only repeat.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { logger } from './logger';
+import { logger } from '../core/logger';
 
 export interface WorkerReady { type: 'listening'; url: string; authUrl: string }
 

@@ -1,7 +1,7 @@
 import jwt, { type Jwt, type JwtPayload } from 'jsonwebtoken';
 import type { Models } from '../../models';
 import type { Row } from '../../models/define';
-import type { TrustedIssuer } from '../../server/config';
+import type { TrustedIssuer } from '../../core/config';
 import { invalidGrant } from '../oauth-error';
 import type { TrustedIssuerKeys } from '../trusted-issuers';
 

@@ -1,6 +1,6 @@
 import { readClientCredentials, SELF_SERVICE_CLIENT } from '../client-auth';
 import { invalidClient, invalidUserCredentials } from '../oauth-error';
-import { burnVerification, verifySecret } from '../passwords';
+import { burnVerification, verifySecret } from '../../core/passwords';
 import { mintTokens, type TokenResponse } from '../tokens';
 import { required, requireClient, type GrantRequest } from './request';
 

@@ -1,4 +1,4 @@
-import type { Deps } from '../../handlers/_lib/context';
+import type { Deps } from '../../core/context';
 import type { Row } from '../../models/define';
 import type { ClientCredentials } from '../client-auth';
 import type { KeyStore } from '../keys';

@@ -1,16 +1,16 @@
 /**
  * Application access and its grants (CONTRACT §5.13, §5.14, §6.1, §7). Visible to the owners of the application,
  * the stream or (grants) the environment, and to APPLICATION_ADMIN, STREAM_ADMIN and tenant admins. Requests are
- * made by app editors; approvers are the stream's editors. The state machine (models/grant-state.ts) decides what
+ * made by app editors; approvers are the stream's editors. The state machine (core/rules/grant-state.ts) decides what
  * each may do to a grant in its current status: links, `/auth` and the endpoints all ask it through here.
  */
 import { parentRow } from '../parent-rows';
 import { Op, type WhereOptions } from 'sequelize';
-import type { RequestContext } from '../../handlers/_lib/context';
-import { link } from '../../handlers/_lib/hal';
-import type { Policy } from '../../handlers/_lib/resource';
+import type { RequestContext } from '../../core/context';
+import { link } from '../../core/hal';
+import type { Policy } from '../policy';
 import type { Row, RowModel } from '../../models/define';
-import { availableActions, type Capacities, type GrantAction, type GrantStatus } from '../../models/grant-state';
+import { availableActions, type Capacities, type GrantAction, type GrantStatus } from '../../core/rules/grant-state';
 import { groupsOf, hasRole } from '../permissions';
 import { APPLICATION_ADMIN, canEditApplication } from './application';
 import { canEditStream, STREAM_ADMIN } from './stream';

@@ -1,5 +1,5 @@
 /** Kinds the whole tenant reads and only tenant admins change: instances, clusters, reference data (CONTRACT §7). */
-import type { Policy } from '../../handlers/_lib/resource';
+import type { Policy } from '../policy';
 import { isTenantAdmin } from '../permissions';
 
 export const adminOnlyPolicy: Policy = { canCreate: isTenantAdmin, canEdit: isTenantAdmin, canDelete: isTenantAdmin };

@@ -4,8 +4,8 @@
  * credentials. APPLICATION_ADMIN and tenant admins see and edit all of them.
  */
 import { Op, type WhereOptions } from 'sequelize';
-import type { RequestContext } from '../../handlers/_lib/context';
-import type { Policy } from '../../handlers/_lib/resource';
+import type { RequestContext } from '../../core/context';
+import type { Policy } from '../policy';
 import type { Row } from '../../models/define';
 import { parentRow } from '../parent-rows';
 import { groupsOf, hasRole } from '../permissions';

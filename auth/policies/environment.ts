@@ -2,8 +2,8 @@
  * Environments (CONTRACT §7): Public ones are visible to the whole tenant, Private ones to owners, viewers,
  * ENVIRONMENT_ADMIN and tenant admins. Owners, ENVIRONMENT_ADMIN and tenant admins edit, delete and synchronize.
  */
-import type { RequestContext } from '../../handlers/_lib/context';
-import type { Policy } from '../../handlers/_lib/resource';
+import type { RequestContext } from '../../core/context';
+import type { Policy } from '../policy';
 import type { Row } from '../../models/define';
 import { canEditOwned, hasRole, ownsGroup, visibleOwned } from '../permissions';
 

@@ -3,8 +3,8 @@
  * managers edit and delete it (members and resource managers do not).
  */
 import type { WhereOptions } from 'sequelize';
-import type { RequestContext } from '../../handlers/_lib/context';
-import type { Policy } from '../../handlers/_lib/resource';
+import type { RequestContext } from '../../core/context';
+import type { Policy } from '../policy';
 import type { Row } from '../../models/define';
 import { groupsOf, isTenantAdmin, managerOf } from '../permissions';
 

@@ -4,8 +4,8 @@
  * the kind's AUTHOR/ADMIN create; owners (narrowed by `onlyResourceManagerCanUpdateAndDeploy`), the kind's ADMIN
  * and tenant admins edit and delete; a new owners group must be the caller's own unless ADMIN or tenant admin.
  */
-import type { RequestContext } from '../../handlers/_lib/context';
-import type { Policy } from '../../handlers/_lib/resource';
+import type { RequestContext } from '../../core/context';
+import type { Policy } from '../policy';
 import type { Models } from '../../models';
 import type { Row } from '../../models/define';
 import type { JoinModel } from '../../models/join';

@@ -4,8 +4,8 @@
  * schema needs its owners (anyone when it has none) or SCHEMA_ADMIN. Owners and SCHEMA_ADMIN edit and delete.
  */
 import { parentRow } from '../parent-rows';
-import type { RequestContext } from '../../handlers/_lib/context';
-import type { Policy } from '../../handlers/_lib/resource';
+import type { RequestContext } from '../../core/context';
+import type { Policy } from '../policy';
 import type { Row } from '../../models/define';
 import { canEditOwned, hasRole, ownsGroup } from '../permissions';
 

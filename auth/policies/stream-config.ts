@@ -5,8 +5,8 @@
  * unknown reference (400), as CONTRACT §4.1 answers every reference the caller cannot see.
  */
 import { Op, type WhereOptions } from 'sequelize';
-import type { RequestContext } from '../../handlers/_lib/context';
-import type { Policy } from '../../handlers/_lib/resource';
+import type { RequestContext } from '../../core/context';
+import type { Policy } from '../policy';
 import type { Row, RowModel } from '../../models/define';
 import type { JoinModel } from '../../models/join';
 import { parentRow } from '../parent-rows';

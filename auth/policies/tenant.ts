@@ -3,8 +3,8 @@
  * for anyone else). SUPER_ADMIN creates and deletes tenants and, holding tenant CRUD, may also edit any of them;
  * a TENANT_ADMIN edits only its own tenant (its contacts included) and runs the import wizard there.
  */
-import type { RequestContext } from '../../handlers/_lib/context';
-import type { Policy } from '../../handlers/_lib/resource';
+import type { RequestContext } from '../../core/context';
+import type { Policy } from '../policy';
 import type { Row } from '../../models/define';
 import { isSuperAdmin, isTenantAdmin } from '../permissions';
 

@@ -3,9 +3,9 @@
  * roles; a user may edit a few fields of its own (names, phone number, settings, password). SUPER_ADMIN is only
  * granted, removed — or its holder deleted — by a SUPER_ADMIN.
  */
-import type { RequestContext } from '../../handlers/_lib/context';
-import { ForbiddenError } from '../../handlers/_lib/errors';
-import type { Policy } from '../../handlers/_lib/resource';
+import type { RequestContext } from '../../core/context';
+import { ForbiddenError } from '../../core/errors';
+import type { Policy } from '../policy';
 import type { Row } from '../../models/define';
 import { holdsRole } from '../../models/user';
 import { isSuperAdmin, isTenantAdmin, SUPER_ADMIN } from '../permissions';

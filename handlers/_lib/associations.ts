@@ -1,9 +1,9 @@
 /** `/{collection}/{id}/{rel}[/{propertyId}]` for every association of a resource (CONTRACT §3.5). */
 import type { Row } from '../../models/define';
-import type { RequestContext } from './context';
-import { BadRequestError, ForbiddenError, MethodNotAllowedError, NotFoundError, UnprocessableError } from './errors';
+import type { RequestContext } from '../../core/context';
+import { BadRequestError, ForbiddenError, MethodNotAllowedError, NotFoundError, UnprocessableError } from '../../core/errors';
 import { checkIfMatch } from './etag';
-import { link } from './hal';
+import { link } from '../../core/hal';
 import { diff } from './input';
 import { mutate } from './mutation';
 import { accepts, hal, noContent, URI_LIST, type Handler } from './reply';

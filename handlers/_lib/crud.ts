@@ -2,10 +2,10 @@
 import type { Transaction } from 'sequelize';
 import type { AuditEntry } from '../../models/audit-event';
 import type { Row } from '../../models/define';
-import type { RequestContext } from './context';
-import { BadRequestError, ForbiddenError, NotFoundError, UnprocessableError } from './errors';
+import type { RequestContext } from '../../core/context';
+import { BadRequestError, ForbiddenError, NotFoundError, UnprocessableError } from '../../core/errors';
 import { checkIfMatch, notModified, validatorHeaders } from './etag';
-import { link } from './hal';
+import { link } from '../../core/hal';
 import { checkUnique, diff, readInput, type Mode } from './input';
 import { mutate } from './mutation';
 import { parsePage, sortableAttributes } from './paging';

@@ -1,5 +1,5 @@
 /** `emailAddress` on the wire is `{email}` or null; input accepts a string, `{email}` or null (CONTRACT §5.2, §5.3). */
-import { BadRequestError } from './errors';
+import { BadRequestError } from '../../core/errors';
 
 export function emailInput(field: string) {
   return (value: unknown): string | null => {

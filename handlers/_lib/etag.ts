@@ -1,7 +1,7 @@
 /** ETag from the version column; If-Match → 412, If-None-Match / If-Modified-Since → 304 (CONTRACT §3.6). */
 import type { Row } from '../../models/define';
-import type { RequestContext } from './context';
-import { PreconditionFailedError } from './errors';
+import type { RequestContext } from '../../core/context';
+import { PreconditionFailedError } from '../../core/errors';
 
 export const etagOf = (row: Row) => `"${row.version ?? 0}"`;
 

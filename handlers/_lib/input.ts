@@ -1,8 +1,8 @@
 /** Request body → model values for create (POST), replace (PUT) and patch (PATCH) — CONTRACT §3.4. */
 import { Op, fn, col, where as sqlWhere, type Transaction } from 'sequelize';
 import type { Row } from '../../models/define';
-import type { RequestContext } from './context';
-import { BadRequestError, ConflictError, UnprocessableError } from './errors';
+import type { RequestContext } from '../../core/context';
+import { BadRequestError, ConflictError, UnprocessableError } from '../../core/errors';
 import { isNone } from './references';
 import { attributeOf, type AssociationDef, type Resource } from './resource';
 import { resolveBodyRef } from './store';

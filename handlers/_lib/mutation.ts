@@ -1,8 +1,8 @@
 /** The one write path: a transaction at the use-case boundary, with its audit entries written inside it. */
 import type { Transaction } from 'sequelize';
 import { writeAudit, type AuditActor, type AuditEntry } from '../../models/audit-event';
-import { forgetMemos } from '../../auth/request-memo';
-import type { RequestContext } from './context';
+import { forgetMemos } from '../../core/request-memo';
+import type { RequestContext } from '../../core/context';
 
 export interface Mutation<T> { result: T; audit: AuditEntry[] }
 

@@ -1,7 +1,7 @@
 /** The owners rule every owned kind shares (CONTRACT §7): a write may only hand a row to a group the caller may assign. */
 import type { Row } from '../../models/define';
-import type { RequestContext } from './context';
-import { ForbiddenError } from './errors';
+import type { RequestContext } from '../../core/context';
+import { ForbiddenError } from '../../core/errors';
 
 export async function checkOwnersChange(ctx: RequestContext, values: Record<string, unknown>, row: Row | undefined,
   mayAssign: (ctx: RequestContext, ownersUid: string) => Promise<boolean>, admin: string): Promise<void> {

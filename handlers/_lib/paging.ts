@@ -1,7 +1,7 @@
 /** Page, size and sort (CONTRACT §3.3) and the paging links of a collection or search result. */
 import type { Order } from '../../models/select-sql';
-import { BadRequestError } from './errors';
-import { link, type Link } from './hal';
+import { BadRequestError } from '../../core/errors';
+import { link, type Link } from '../../core/hal';
 import { attributeOf, isSortable, type Resource } from './resource';
 
 export interface PageRequest { page: number; size: number; sort: { field: string; attribute: string; dir: 'ASC' | 'DESC' }[]; sortParams: string[] }

@@ -1,8 +1,8 @@
 /** Rows → HAL items, summaries and collections (CONTRACT §3.2, §3.3, §3.6). */
 import { primeParentRows } from '../../auth/parent-rows';
 import type { Row } from '../../models/define';
-import type { RequestContext } from './context';
-import { commonFields, itemHref, link, type Link } from './hal';
+import type { RequestContext } from '../../core/context';
+import { commonFields, itemHref, link, type Link } from '../../core/hal';
 import { pageInfo, pagingLinks, type PageRequest } from './paging';
 import { attributeOf, type Resource } from './resource';
 import { loadRelated, type Related } from './store';

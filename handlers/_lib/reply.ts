@@ -1,7 +1,7 @@
 import type { Model, ModelStatic } from 'sequelize';
 import type { Models } from '../../models';
 import type { RelatedWanted } from '../../models/caller';
-import type { RequestContext } from './context';
+import type { RequestContext } from '../../core/context';
 
 /** The one outcome type of every handler; server/app writes it to the wire. */
 export interface Reply {

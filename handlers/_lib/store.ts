@@ -1,8 +1,8 @@
 /** Generic reads: tenancy and visibility first, then the caller's filter, paging and related rows. */
 import { Op, type Model, type ModelStatic, type Transaction, type WhereOptions } from 'sequelize';
 import type { Row } from '../../models/define';
-import type { RequestContext } from './context';
-import { BadRequestError, NotFoundError } from './errors';
+import type { RequestContext } from '../../core/context';
+import { BadRequestError, NotFoundError } from '../../core/errors';
 import { isNone, uidOf } from './references';
 import { COUNT_WINDOW, orderOf, type PageRequest } from './paging';
 import { countSlicesUpTo, findByUidInTenant, findByUids, findLinked, findPageWithTargets, readsAsText, type Order, type RelatedWanted, type Targets } from '../../models/select-sql';

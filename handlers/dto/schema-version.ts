@@ -5,8 +5,8 @@
 import type { Row } from '../../models/define';
 import { ownersRef } from '../../models/schema';
 import { fullName } from '../../models/user';
-import type { RequestContext } from '../_lib/context';
-import { commonFields, timestamp } from '../_lib/hal';
+import type { RequestContext } from '../../core/context';
+import { commonFields, timestamp } from '../../core/hal';
 import { accepts, HAL, JSON_TYPE } from '../_lib/reply';
 
 export const wantsPlain = (ctx: RequestContext) => accepts(ctx, JSON_TYPE) && !accepts(ctx, HAL) && !accepts(ctx, 'application/vnd.hal+json') && !accepts(ctx, 'application/prs.hal-forms+json');

@@ -1,7 +1,7 @@
 /**
  * The access-grant use cases behind both `/application_access_grants` and `/application_access/{id}/grants`
  * (CONTRACT §6.1): a request, and a decision on an existing grant. The state machine itself is pure
- * (models/grant-state.ts); here it meets rights, preconditions, the compare-and-set in the database and the audit
+ * (core/rules/grant-state.ts); here it meets rights, preconditions, the compare-and-set in the database and the audit
  * entry, all in one transaction.
  */
 import { UniqueConstraintError, type Transaction } from 'sequelize';
@@ -11,10 +11,10 @@ import { authenticatesIn } from '../../models/application-auth';
 import { moveGrant, openKey } from '../../models/application-access';
 import type { AuditEntry } from '../../models/audit-event';
 import type { Row } from '../../models/define';
-import { decide, requestedStatus, type GrantAction, type GrantStatus } from '../../models/grant-state';
+import { decide, requestedStatus, type GrantAction, type GrantStatus } from '../../core/rules/grant-state';
 import { configOfPair } from '../../models/stream-config';
-import type { RequestContext } from '../_lib/context';
-import { ConflictError, ForbiddenError, UnprocessableError } from '../_lib/errors';
+import type { RequestContext } from '../../core/context';
+import { ConflictError, ForbiddenError, UnprocessableError } from '../../core/errors';
 import { checkIfMatch } from '../_lib/etag';
 import { mutate } from '../_lib/mutation';
 

@@ -5,7 +5,7 @@
  */
 import type { Transaction } from 'sequelize';
 import type { Row } from '../../models/define';
-import type { RequestContext } from '../_lib/context';
+import type { RequestContext } from '../../core/context';
 import type { AssociationDef, AuditAs, SearchDef } from '../_lib/resource';
 import { applicationResource } from '../applications';
 import { environmentResource } from '../environments';

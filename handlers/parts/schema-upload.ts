@@ -7,8 +7,8 @@ import { mayAddVersion, mayAssignSchemaOwners } from '../../auth/policies/schema
 import type { AuditEntry } from '../../models/audit-event';
 import type { Row } from '../../models/define';
 import { parseSchema, SchemaParseError, type ParsedSchema, type SchemaType } from '../../schema-formats';
-import type { RequestContext } from '../_lib/context';
-import { BadRequestError, ConflictError, ForbiddenError, UnprocessableError } from '../_lib/errors';
+import type { RequestContext } from '../../core/context';
+import { BadRequestError, ConflictError, ForbiddenError, UnprocessableError } from '../../core/errors';
 import { isNone } from '../_lib/references';
 import { resolveBodyRef } from '../_lib/store';
 import { groupResource } from '../groups';

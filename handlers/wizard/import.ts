@@ -5,21 +5,21 @@
  * as its POST (validation, rules, audit), one transaction per topic.
  */
 import { UniqueConstraintError, type Transaction } from 'sequelize';
-import { forgetMemos } from '../../auth/request-memo';
+import { forgetMemos } from '../../core/request-memo';
 import { openKey } from '../../models/application-access';
 import { writeAudit, type AuditEntry } from '../../models/audit-event';
 import { isDeadlock } from '../../models/db-errors';
 import type { Row } from '../../models/define';
 import { configOfPair } from '../../models/stream-config';
-import { topicNameProblem } from '../../models/stream-config-rules';
+import { topicNameProblem } from '../../core/rules/stream-config-rules';
 import {
   accessByPrincipal, applicationNamesOf, configValuesOf, isInternalTopic, retentionPolicyOf, streamNameProblem, streamTypeOf, versionNameOf,
 } from '../../providers/import-rules';
 import type { ProviderSchema, ProviderTopic, ProviderType } from '../../providers/types';
 import type { SchemaType } from '../../schema-formats';
-import type { RequestContext } from '../_lib/context';
+import type { RequestContext } from '../../core/context';
 import { createWithin } from '../_lib/crud';
-import { HttpError, UnprocessableError } from '../_lib/errors';
+import { HttpError, UnprocessableError } from '../../core/errors';
 import { auditActor } from '../_lib/mutation';
 import { applicationResource } from '../applications';
 import { requestGrant } from '../grants/workflow';

@@ -9,7 +9,7 @@
  * calls exactly as it makes them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifySecret } from '../../auth/passwords';
+import { verifySecret } from '../../core/passwords';
 import { verifyScram } from '../../auth/scram';
 import { accessWorld, type AccessWorld } from '../support/access-world';
 import { call, createTenant, createUser, startTestApp, type CallResult, type TestApp, type TestTenant, type TestUser } from '../support/app';

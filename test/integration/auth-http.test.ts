@@ -8,7 +8,7 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyStore } from '../../auth/keys';
 import { issuerOf } from '../../auth/tokens';
-import { createSecretBox } from '../../server/secret-box';
+import { createSecretBox } from '../../core/secret-box';
 import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
 
 let app: TestApp;

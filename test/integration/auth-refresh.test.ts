@@ -8,7 +8,7 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyStore, ROTATION_GRACE_MS } from '../../auth/keys';
 import { issuerOf } from '../../auth/tokens';
-import { createSecretBox } from '../../server/secret-box';
+import { createSecretBox } from '../../core/secret-box';
 import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
 import {
   basic, claimsOf, createServiceAccount, foreignPem, kidOf, now, passwordForm, secretForm, tokenRequest, type Rec,

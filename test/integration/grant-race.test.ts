@@ -6,7 +6,7 @@
 import { UniqueConstraintError } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveGrant, openKey } from '../../models/application-access';
-import type { GrantStatus } from '../../models/grant-state';
+import type { GrantStatus } from '../../core/rules/grant-state';
 import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
 
 let app: TestApp;

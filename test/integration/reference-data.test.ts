@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { QueryTypes } from 'sequelize';
 import { openDatabase } from '../../models/db';
 import { newUid } from '../../models/define';
-import { migrator } from '../../models/migrator';
+import { migrator } from '../../migrations/migrator';
 import { createRunDatabase } from '../support/run-database';
 import { call, createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
 

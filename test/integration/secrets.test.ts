@@ -10,7 +10,7 @@
  * Log capture: test/support/log-capture.ts (every line the process writes during the flow, at level trace).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logger } from '../../server/logger';
+import { logger } from '../../core/logger';
 import { accessWorld, type AccessWorld } from '../support/access-world';
 import { call, createTenant, startTestApp, type CallOptions, type CallResult, type TestApp, type TestTenant } from '../support/app';
 import { startLogCapture, type LogCapture } from '../support/log-capture';

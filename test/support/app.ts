@@ -4,10 +4,10 @@
  */
 import { inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { loadConfig, type Config } from '../../server/config';
+import { loadConfig, type Config } from '../../core/config';
 import { openDatabase } from '../../models/db';
 import { startServer, type RunningServer } from '../../server/server';
-import { hashSecret } from '../../auth/passwords';
+import { hashSecret } from '../../core/passwords';
 import { sqlGuard } from './sql-guard';
 import { transactionGuard } from './transaction-guard';
 import type { Options } from 'sequelize';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../../scripts/embedded-postgres';
 import { openDatabase } from '../../models/db';
-import { migrate } from '../../models/migrator';
+import { migrate } from '../../migrations/migrator';
 import { createRunDatabase } from './run-database';
 import { sqlGuard } from './sql-guard';
 

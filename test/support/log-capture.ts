@@ -1,5 +1,5 @@
 /**
- * Every line the service process writes from now on. The service logs through one pino logger (server/logger.ts)
+ * Every line the service process writes from now on. The service logs through one pino logger (core/logger.ts)
  * whose destination is a SonicBoom stream on fd 1 (fs.writeSync, not process.stdout.write): its `write` is replaced
  * for the duration and the level raised to trace, so lines below the configured level are produced and checked
  * too; process.stdout/stderr and console are captured as well. The service runs in the test's own process, which
@@ -7,7 +7,7 @@
  */
 import pino from 'pino';
 import { vi } from 'vitest';
-import { logger } from '../../server/logger';
+import { logger } from '../../core/logger';
 
 export interface LogCapture { lines: string[]; stop: () => void }
 

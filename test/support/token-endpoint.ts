@@ -1,7 +1,7 @@
 /** Helpers for tests of the embedded issuer's token endpoint (CONTRACT §1.2). */
 import { generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { hashSecret } from '../../auth/passwords';
+import { hashSecret } from '../../core/passwords';
 import type { TestApp, TestTenant, TestUser } from './app';
 
 export type Rec = Record<string, any>;

@@ -1,6 +1,6 @@
-/** Time bounds of audit queries (models/audit-time.ts, CONTRACT §8): every accepted form, and what is refused. */
+/** Time bounds of audit queries (core/rules/audit-time.ts, CONTRACT §8): every accepted form, and what is refused. */
 import { describe, expect, it } from 'vitest';
-import { parseTimeBound } from '../../models/audit-time';
+import { parseTimeBound } from '../../core/rules/audit-time';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0, 0); // 2026-11-23T12:00:00.000Z
 const at = (iso: string) => Date.parse(iso);

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   cleanName, identityFromClaims, namesFromClaims, rolesFromClaims, serviceAccountClientId, signedInBeforeDeletion,
 } from '../../auth/external-users';
-import type { AccessClaims } from '../../auth/authenticate';
-import { HttpError } from '../../handlers/_lib/errors';
+import type { AccessClaims } from '../../auth/external-users';
+import { HttpError } from '../../core/errors';
 
 const DEFAULTS = ['APPLICATION_AUTHOR', 'ENVIRONMENT_AUTHOR', 'STREAM_AUTHOR'];
 const claims = (extra: Record<string, unknown>): AccessClaims => ({ sub: 'kc-1', exp: 9e9, iat: 1_000, ...extra });

@@ -1,4 +1,4 @@
-/** A burst of sign-ins hashes one password per core at a time (auth/passwords): memory and libuv threads stay bounded. */
+/** A burst of sign-ins hashes one password per core at a time (core/passwords): memory and libuv threads stay bounded. */
 import { availableParallelism } from 'node:os';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -18,7 +18,7 @@ vi.mock('node:crypto', async (importOriginal) => {
   return { ...crypto, default: { ...crypto, scrypt }, scrypt };
 });
 
-const { hashSecret, verifySecret } = await import('../../auth/passwords');
+const { hashSecret, verifySecret } = await import('../../core/passwords');
 
 describe('password hashing under a burst', () => {
   it('runs at most one scrypt per core at once, and every caller still gets its answer', async () => {

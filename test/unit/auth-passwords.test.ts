@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashSecret, verifySecret } from '../../auth/passwords';
+import { hashSecret, verifySecret } from '../../core/passwords';
 
 describe('passwords', () => {
   it('stores scrypt with its parameters, a 16-byte salt and a 64-byte key', async () => {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config';
-import { createSecretBox } from '../../server/secret-box';
+import { loadConfig } from '../../core/config';
+import { createSecretBox } from '../../core/secret-box';
 
 const dirs: string[] = [];
 function tempDataDir(): string {

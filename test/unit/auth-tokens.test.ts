@@ -12,12 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthenticator } from '../../auth/authenticate';
 import { issuerRouter } from '../../auth/issuer';
 import { createKeyStore, type KeyStore } from '../../auth/keys';
-import { hashSecret } from '../../auth/passwords';
-import type { Deps } from '../../handlers/_lib/context';
-import { HttpError } from '../../handlers/_lib/errors';
+import { hashSecret } from '../../core/passwords';
+import type { Deps } from '../../core/context';
+import { HttpError } from '../../core/errors';
 import type { Models } from '../../models';
-import { loadConfig } from '../../server/config';
-import { createSecretBox } from '../../server/secret-box';
+import { loadConfig } from '../../core/config';
+import { createSecretBox } from '../../core/secret-box';
 
 type Rec = Record<string, any>;
 const byFields = (rows: Rec[]) => ({

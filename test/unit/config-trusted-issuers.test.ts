@@ -1,6 +1,6 @@
 /** `TRUSTED_ISSUERS` (CONTRACT §1.1): parsed once at start; anything malformed stops the start with a clear message. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../server/config';
+import { ConfigError, loadConfig } from '../../core/config';
 
 const load = (TRUSTED_ISSUERS: string | undefined) => loadConfig({ TRUSTED_ISSUERS }).trustedIssuers;
 

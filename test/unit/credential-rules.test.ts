@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CREDENTIAL_TARGETS, CREDENTIAL_TYPES, credentialUsername, providerOf, resolveCredentialTypes, scramMechanismOf, TARGET_RULES,
   type CredentialTypeInput,
-} from '../../models/credential-rules';
+} from '../../core/rules/credential-rules';
 
 const resolved = (input: CredentialTypeInput) => {
   const r = resolveCredentialTypes(input);

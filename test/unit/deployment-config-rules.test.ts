@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   connectorConfigProblems, INVALID_CONFIG, KSML_DEFINITION_MISSING, ksmlConfigProblems, ksmlRuntime, tasksMax,
   type ConfigDefinition, type ConnectPluginDefinitions,
-} from '../../models/deployment-config-rules';
+} from '../../core/rules/deployment-config-rules';
 
 const def = (name: string, type: string, required = false, defaultValue: string | null = null): ConfigDefinition => ({ name, type, required, defaultValue });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   availableActions, decide, DEPLOYMENT_ACTIONS, DEPLOYMENT_STATES, INVALID_ACTION_FOR_STATE, parseDeploymentAction,
   type DeploymentAction, type DeploymentDecision, type DeploymentKind, type DeploymentState,
-} from '../../models/deployment-state';
+} from '../../core/rules/deployment-state';
 
 const KINDS: DeploymentKind[] = ['Connector', 'Ksml'];
 const INVALID = `400 ${INVALID_ACTION_FOR_STATE}`;

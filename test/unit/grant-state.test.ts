@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   availableActions, CANCEL_APPROVED, decide, GRANT_ACTIONS, GRANT_STATUSES, isOpen, requestedStatus,
   type Capacities, type GrantAction, type GrantStatus,
-} from '../../models/grant-state';
+} from '../../core/rules/grant-state';
 
 const CALLERS: Record<string, Capacities> = {
   nobody: { approver: false, appEditor: false },

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isExactNumber, jsonProblems, MAX_DEPTH, numberProblems, stringProblem, valueProblems } from '../../server/input-hygiene';
+import { isExactNumber, jsonProblems, MAX_DEPTH, numberProblems, stringProblem, valueProblems } from '../../core/input-hygiene';
 import { checkPathSegments, parseQuery } from '../../server/request-target';
 import { statusOfParserError } from '../../server/client-error';
 import { mergeMap } from '../../handlers/_lib/input';
-import { HttpError } from '../../handlers/_lib/errors';
+import { HttpError } from '../../core/errors';
 
 describe('stringProblem', () => {
   it.each([

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customPrincipalProblem, parsePrincipalCertificates, type PrincipalOutcome } from '../../models/principal-certificates';
+import { customPrincipalProblem, parsePrincipalCertificates, type PrincipalOutcome } from '../../core/rules/principal-certificates';
 
 let dir = '';
 const file = (name: string) => path.join(dir, name);

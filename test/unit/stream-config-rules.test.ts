@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browseRefusal, pinProblem, propertyProblems, selfGrantProblems, topicNameOf, topicNameProblem } from '../../models/stream-config-rules';
+import { browseRefusal, pinProblem, propertyProblems, selfGrantProblems, topicNameOf, topicNameProblem } from '../../core/rules/stream-config-rules';
 
 const fields = (p: Record<string, unknown>) => propertyProblems(p).map((x) => x.field);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { streamProblems, type StreamShape } from '../../models/stream-rules';
+import { streamProblems, type StreamShape } from '../../core/rules/stream-rules';
 
 const base: StreamShape = { keyType: 'String', valueType: 'String', confidentiality: null, integrity: null, classificationRequired: false };
 const fields = (s: Partial<StreamShape>) => streamProblems({ ...base, ...s }).map((p) => `${p.field}: ${p.message}`);

@@ -1,5 +1,5 @@
 /** Rules of one stream config (CONTRACT §5.8), as pure functions: properties, pinned versions, topic names, browse permissions. */
-import type { SubError } from '../handlers/_lib/errors';
+import type { SubError } from '../errors';
 import { SCHEMA_TYPES } from './stream-rules';
 
 const LONG_MAX = 9223372036854775807n;

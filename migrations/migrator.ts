@@ -1,6 +1,6 @@
 import { Umzug, SequelizeStorage } from 'umzug';
 import type { Sequelize } from 'sequelize';
-import { migrations } from '../migrations';
+import { migrations } from '.';
 
 /** umzug over the static list in migrations/index.ts (works the same under tsx, vitest and plain node). */
 export function migrator(sequelize: Sequelize) {

@@ -1,5 +1,5 @@
 /** Rules of one stream between its fields (CONTRACT §5.7), as pure functions. */
-import type { SubError } from '../handlers/_lib/errors';
+import type { SubError } from '../errors';
 
 /** Key and value types whose data is described by a schema of the same type. */
 export const SCHEMA_TYPES = new Set(['AVRO', 'PROTOBUF', 'JSON_SCHEMA']);

@@ -1,5 +1,5 @@
 /** HAL building blocks: links, timestamps, common fields. */
-import type { Row } from '../../models/define';
+import type { Row } from './row';
 
 export interface Link { href: string; templated?: boolean }
 

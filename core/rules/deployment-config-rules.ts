@@ -4,7 +4,7 @@
  * Values are parsed as Kafka's ConfigDef parses them (trimmed; booleans in any case). Unknown keys pass.
  */
 import yaml from 'js-yaml';
-import type { SubError } from '../handlers/_lib/errors';
+import type { SubError } from '../errors';
 
 export const INVALID_CONFIG = 'Invalid config uploaded';
 export const KSML_DEFINITION_MISSING = 'KSML_DEFINITION must be provided';

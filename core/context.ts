@@ -1,9 +1,7 @@
 import type { Transaction } from 'sequelize';
-import type { Models } from '../../models';
-import type { ItemWanted } from '../../models/caller';
-import type { Row } from '../../models/define';
-import type { Config } from '../../server/config';
-import type { SecretBox } from '../../server/secret-box';
+import type { Row, RowModel } from './row';
+import type { Config } from './config';
+import type { SecretBox } from './secret-box';
 
 /** Who is calling: resolved from a verified bearer token (auth/authenticate). */
 export interface Principal {
@@ -20,8 +18,17 @@ export interface Principal {
    * (PostgreSQL), per association; the store takes them for this item whatever the caller's scope (targets are not
    * subject to visibility).
    */
-  prefetched?: ItemWanted & { row: Row | null; targets?: Map<string, Row[]> };
+  prefetched?: Prefetched;
 }
+
+/** A row read with the caller for a GET of one item, and the targets of its associations (per relation). */
+export interface Prefetched { model: RowModel; uid: string; row: Row | null; targets?: Map<string, Row[]> }
+
+/**
+ * The data layer's models by name. The core names no model: models/index.ts declares the members of this
+ * interface (module augmentation), so every layer above sees them typed.
+ */
+export interface Models {}
 
 /** Process-wide dependencies handed to handlers and the auth module. */
 export interface Deps {

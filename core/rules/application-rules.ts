@@ -1,5 +1,5 @@
 /** Rules of one application between its fields (CONTRACT §4.3, §5.10), as pure functions. */
-import type { SubError } from '../handlers/_lib/errors';
+import type { SubError } from '../errors';
 
 /** CONTRACT §4.3: which `type` values fit each `applicationType` (Ksml takes none). */
 export const TYPES_BY_APPLICATION_TYPE: Record<string, readonly string[]> = {

@@ -7,7 +7,7 @@
  * - nesting deeper than any document of this API (walks elsewhere recurse).
  */
 import { isSafeNumber, parse as parseLossless } from 'lossless-json';
-import type { SubError } from '../handlers/_lib/errors';
+import type { SubError } from './errors';
 
 export const MAX_DEPTH = 64;
 

@@ -4,7 +4,7 @@
  */
 import { matchEnum } from './loose-enum';
 import { randomBytes } from 'node:crypto';
-import type { SubError } from '../handlers/_lib/errors';
+import type { SubError } from '../errors';
 
 export const CREDENTIAL_TARGETS = ['KAFKA', 'SCHEMA_REGISTRY'] as const;
 export type CredentialTarget = (typeof CREDENTIAL_TARGETS)[number];

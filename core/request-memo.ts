@@ -3,7 +3,7 @@
  * request's principal. A request that writes forgets them when its transaction ends (handlers/_lib/mutation), so
  * the links of its reply see the change it made; reads keep them, so a page costs no query per row.
  */
-import type { RequestContext } from '../handlers/_lib/context';
+import type { RequestContext } from './context';
 
 const memos = new WeakMap<object, Map<string, Promise<unknown>>>();
 
