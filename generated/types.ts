@@ -363,14 +363,16 @@ export interface paths {
          * Replace an association of an application access row
          * @description `application`, `stream`: immutable, so only the current target is accepted (204; another is 422).
          *     `grants`: every environment URI in the body is a grant request there, as `POST /application_access_grants`
-         *     (403, 422, 409 alike), all in one transaction: one refusal refuses them all. 204.
+         *     (403, 422, 409 alike), all in one transaction: one refusal refuses them all. 204. A `reason` in the body
+         *     is 400: a request keeps no reason (it belongs to DELETE, where it becomes the grant's comment).
          */
         put: operations["replaceApplicationAccessAssociation"];
         /**
          * Add targets to an association of an application access row
          * @description `grants` only (405 on to-one associations): one environment (`text/uri-list`, a URI, or
          *     `{"environment": URI}`) is a grant request there, as `POST /application_access_grants`: 201 with the HAL
-         *     grant and `Location`. More than one environment is 400 (PUT or PATCH request several).
+         *     grant and `Location`. More than one environment is 400 (PUT or PATCH request several). A `reason` in the
+         *     body is 400: a request keeps no reason (it belongs to DELETE, where it becomes the grant's comment).
          */
         post: operations["addApplicationAccessAssociationTargets"];
         /**
@@ -384,8 +386,8 @@ export interface paths {
         head?: never;
         /**
          * Add to or set an association of an application access row
-         * @description `grants`: as PUT, a grant request per environment URI (204). `application`, `stream`: only the current
-         *     target (204; another is 422).
+         * @description `grants`: as PUT, a grant request per environment URI, all in one transaction (204; a `reason` is 400).
+         *     `application`, `stream`: only the current target (204; another is 422).
          */
         patch: operations["patchApplicationAccessAssociation"];
         trace?: never;
@@ -1054,7 +1056,9 @@ export interface paths {
         /**
          * Delete an application principal
          * @description Removes the principal (204). The application's editors only. Audited as AUTHENTICATION_UNCONFIGURED
-         *     (Application). Deleting the active principal of a deployed connector will answer 400 once deployments land.
+         *     (Application). Deleting the active principal of a Connector while the application has a deployment in that
+         *     environment answers **400** (not 422: the Terraform provider must read it) `Unable to delete the active
+         *     principal of a deployed connector; activate another principal first`.
          */
         delete: operations["deleteApplicationPrincipal"];
         options?: never;
@@ -1309,7 +1313,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an application
-         * @description Deletes an application. Owners, APPLICATION_ADMIN, TENANT_ADMIN. Blocked (422) while it has principals, credentials, deployments or open access grants. Audited as DELETED.
+         * @description Deletes an application. Owners, APPLICATION_ADMIN, TENANT_ADMIN. Blocked (422) while it has principals, credentials, deployments or open access grants; its finished grants and its application access rows go with it. Audited as DELETED.
          */
         delete: operations["deleteApplication"];
         options?: never;
@@ -1516,6 +1520,8 @@ export interface paths {
          *     - `*_CREATE` answers the rule of the POST it stands for (the kind's author and admin roles, tenant admins
          *       always; with `resourceUid`, the right to add to that parent). `TENANT_WIZARD` (the provider endpoints and
          *       the topic wizard) is allowed to a tenant admin of that tenant.
+         *     - `USER_DELETE` on the caller's own user answers 403 (and its item has no `delete` link), while
+         *       `DELETE /users/{id}` of oneself explains the refusal with 422.
          */
         get: operations["checkAuthorization"];
         put?: never;
@@ -1718,7 +1724,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a confidentiality
-         * @description Deletes a confidentiality nothing uses; while streams (once they exist) use it, 422 naming them. TENANT_ADMIN. Audited as DELETED (Tenant).
+         * @description Deletes a confidentiality nothing uses; while streams use it, 422 naming them. TENANT_ADMIN. Audited as DELETED (Tenant).
          */
         delete: operations["deleteConfidentiality"];
         options?: never;
@@ -1922,7 +1928,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a environment
-         * @description Deletes an environment. Owners, ENVIRONMENT_ADMIN, TENANT_ADMIN. Audited as DELETED.
+         * @description Deletes an environment. Owners, ENVIRONMENT_ADMIN, TENANT_ADMIN. Blocked (422) while it has stream configs, principals, credentials, deployments or open (Pending or Approved) access grants. Audited as DELETED.
          */
         delete: operations["deleteEnvironment"];
         options?: never;
@@ -2742,7 +2748,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a integrity
-         * @description Deletes a integrity nothing uses; while streams (once they exist) use it, 422 naming them. TENANT_ADMIN. Audited as DELETED (Tenant).
+         * @description Deletes a integrity nothing uses; while streams use it, 422 naming them. TENANT_ADMIN. Audited as DELETED (Tenant).
          */
         delete: operations["deleteIntegrity"];
         options?: never;
@@ -2824,6 +2830,9 @@ export interface paths {
          *     factor, retention, cleanup policy, other configs, the latest key and value schema of the subjects
          *     `<topic>-key` / `<topic>-value` (null when the registry has none), its ACLs (READ / WRITE, LITERAL /
          *     PREFIXED) and `exists` (a stream of that name is already in the tenant). `total` = `topics.length`.
+         *     `configs` are the topic's own settings, not the broker's inherited defaults. An ACL on `prefix*` is PREFIXED;
+         *     other globs are skipped. AIVEN: `avnadmin` (the service's operator) and wildcard usernames are not
+         *     applications.
          *     The provider fields go in `providerConfigs` (AIVEN needs `Svc-Service-Name-A`); CONFLUENT_CLOUD → 422.
          *     Credentials the provider refuses → 422 `<TYPE>: <reason>`; unreachable, timeout or 5xx → 502. TENANT_ADMIN
          *     only (403). Nothing is stored or audited.
@@ -2856,7 +2865,8 @@ export interface paths {
          *       config holds (`segment.ms`, `retention.bytes`, …; others are left out), `topicName` = the provider's name.
          *       The stream's `retentionPolicy` comes from `cleanup.policy`.
          *     - with `importSchemas` (default true): **schema** by fullName and **schema version** by schema + the
-         *       provider's version number (as `"<n>"`), the stream's key/value schema set when it is created.
+         *       provider's version number (as `"<n>"`), the stream's key/value schema set when it is created; a version
+         *       is pinned on a stream config only when its stream uses that schema.
          *     - with `importAcls` (default true): one **application** per ACL principal (shortName derived from the
          *       principal: `User:orders-svc` → `orders_svc`, an mTLS principal's CN, lowercase, other characters as `_`;
          *       `applicationId` and `name` keep the principal's text), `Custom`/`Other`, owned
@@ -3123,7 +3133,8 @@ export interface paths {
          * @description Parses the document like check-parse (400 `Invalid schema` when it does not parse). A new fullName creates
          *     the schema with `description` and `owners` (audited CREATED) and its first version; an existing fullName of
          *     the same type gets a new version (its owners or SCHEMA_ADMIN, anyone when it has no owners; else 403), and a
-         *     non-empty `description` replaces the schema's. Every upload is audited as SCHEMA_VERSION_UPLOADED (Schema).
+         *     non-empty `description` replaces the schema's (audited as UPDATED). Every upload is audited as
+         *     SCHEMA_VERSION_UPLOADED (Schema).
          *     A version string the schema already has answers 409; another type than the existing schema's 422. Under the
          *     tenant setting `schemaRolesEnforced` only SCHEMA_AUTHOR, SCHEMA_ADMIN and tenant admins upload (403).
          *     `Location` is the new version's URI.
@@ -3155,7 +3166,7 @@ export interface paths {
         get: operations["getSchema"];
         /**
          * Replace a schema
-         * @description Replaces all writable fields (absent optional fields take their defaults); `schemaType` cannot change (422). Owners, APPLICATION_ADMIN, TENANT_ADMIN (only the managers and resource managers of the owners group when the tenant sets `onlyResourceManagerCanUpdateAndDeploy`). Audited as UPDATED.
+         * @description Replaces the writable fields, `description` and `owners` (absent ones take their defaults); `name` and `type` are read-only and ignored. Owners, SCHEMA_ADMIN, TENANT_ADMIN (only the managers and resource managers of the owners group when the tenant sets `onlyResourceManagerCanUpdateAndDeploy`); new owners must be a group of the caller's unless SCHEMA_ADMIN or tenant admin (403). A change of `owners` is audited as SCHEMA_OWNERSHIP_TRANSFERRED, any other change as UPDATED (Schema).
          */
         put: operations["replaceSchema"];
         post?: never;
@@ -3168,7 +3179,7 @@ export interface paths {
         head?: never;
         /**
          * Update a schema
-         * @description Changes the given fields only (maps merge key by key); `schemaType` cannot change (422). Owners, APPLICATION_ADMIN, TENANT_ADMIN (only the managers and resource managers of the owners group when the tenant sets `onlyResourceManagerCanUpdateAndDeploy`). Audited as UPDATED.
+         * @description Changes the given fields only (`description`, `owners`); `name` and `type` are read-only and ignored. Owners, SCHEMA_ADMIN, TENANT_ADMIN (only the managers and resource managers of the owners group when the tenant sets `onlyResourceManagerCanUpdateAndDeploy`); new owners must be a group of the caller's unless SCHEMA_ADMIN or tenant admin (403). A change of `owners` is audited as SCHEMA_OWNERSHIP_TRANSFERRED, any other change as UPDATED (Schema).
          */
         patch: operations["patchSchema"];
         trace?: never;
@@ -3244,6 +3255,7 @@ export interface paths {
          *     key/value type is AVRO, PROTOBUF or JSON_SCHEMA, and must be a version of the stream's key/value schema (400).
          *     `topicName` is the instance's `topicNamePattern` with the lowercase tenant, instance and environment short
          *     names and the stream name; longer than 249 characters or with characters other than `A-Za-z0-9._-` it is 422.
+         *     It is computed once, at creation: a later rename of the stream does not change it.
          *     Audited as TOPIC_CONFIGURED (Topic, under the stream's name; `details` name the environment and the values).
          */
         post: operations["createStreamConfig"];
@@ -3363,7 +3375,7 @@ export interface paths {
         post?: never;
         /**
          * Undeploy a stream from an environment
-         * @description Deletes the stream config and its browse permissions. The stream's editors only. (Open access grants on the stream in that environment will block it once grants exist.) Audited as TOPIC_UNCONFIGURED (Topic).
+         * @description Deletes the stream config and its browse permissions. The stream's editors only. Blocked (422) while open (Pending or Approved) access grants on the stream exist in that environment. Audited as TOPIC_UNCONFIGURED (Topic).
          */
         delete: operations["deleteStreamConfig"];
         options?: never;
@@ -3434,7 +3446,8 @@ export interface paths {
          * @description An AsyncAPI 2.6.0 document describing the topic: any authenticated user of the tenant may read it, whatever
          *     the stream's visibility (another tenant's config is 404). `Accept` `application/json`, `*\/*`, a HAL type or
          *     none answers `{"asyncApiSpec": "<YAML>"}`; `application/yaml`, `application/x-yaml` or `text/yaml` answer the
-         *     YAML itself (`application/yaml`); anything else is 406. Quality values are honoured.
+         *     YAML itself (`application/yaml`); anything else is 406. Quality values are honoured, and the reply carries
+         *     `Vary: Accept`.
          *
          *     The document (deterministic, always the current data):
          *     - `id` `urn:platform:{tenant shortName}:stream_config:{uid}`; `info.title` the stream name, `info.version` the
@@ -3455,11 +3468,16 @@ export interface paths {
          *       (a dotted name as `name` + `namespace`, `error` as `record`, an alias in the type's namespace by its simple
          *       name); what has no such spelling (an alias in another namespace, a `$ref` attribute) keeps the uploaded text
          *       in `x-avro-schema` (`x-avro-key-schema` for the key); JSON Schema with every local `$ref` inlined
-         *       (`application/schema+json;version=draft-07`), or, when that is impossible (recursive, remote or dangling
-         *       references), `{type: object}` with the schema text in `x-json-schema`; Protobuf as binary with the text in
+         *       (`application/schema+json;version=draft-07`; a `$ref` beside other keywords becomes an `allOf`), or, when
+         *       that cannot be done completely (recursive, remote or dangling references, references below a nested `$id`,
+         *       any other `$ref` key — in `const`, `enum` or `default` data or as a property name — or more than 50,000
+         *       nodes once inlined), `{type: object}` with the schema text in `x-json-schema`, never half-inlined; Protobuf
+         *       as binary with the text in
          *       `x-protobuf-schema`; JSON `{}`, String/Xml a string, Binary binary. The Kafka message binding's `key` is
          *       the key's Avro schema, a string for String keys, else binary.
-         *     - numbers are written exactly as stored, however large.
+         *     - numbers are written exactly as stored, however large (`retention.bytes: 9223372036854775807`, a JSON
+         *       Schema bound beyond 2^53).
+         *     - an instance without clusters gives a document without `servers` and `securitySchemes`.
          *
          *     `ETag` identifies the document in the chosen form; `If-None-Match` with it answers 304. The document is
          *     cached per stream config and made anew whenever the stream, the config, its schema versions, the environment,
@@ -3634,7 +3652,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a stream
-         * @description Deletes a stream. Owners, STREAM_ADMIN, TENANT_ADMIN. Blocked (422) while it has stream configs. Audited as DELETED.
+         * @description Deletes a stream. Owners, STREAM_ADMIN, TENANT_ADMIN. Blocked (422) while it has stream configs (so also while it has open access grants); its finished grants and its application access rows go with it. Audited as DELETED (Topic).
          */
         delete: operations["deleteStream"];
         options?: never;
@@ -4023,7 +4041,8 @@ export interface paths {
          *     `service-account-{clientId}@{realm}.local`, names default to the client id and `Service Account`; a given
          *     `emailAddress` is ignored). Without `clientSecret` and without `federatedIssuer`/`federatedSubject` it gets a
          *     generated secret, returned once as `clientSecret` in this reply and never again (not in the audit history,
-         *     not in logs). Audited as CREATED (User, resourceName = e-mail address) without any secret.
+         *     not in logs). Audited as CREATED (User, resourceName = e-mail address) without any secret. A `password` on a
+         *     service account, `clientSecret` or a federated identity on a person, and `clientId: self-service` are 400.
          *
          *     With an external identity provider (`AUTH_URL`) the platform keeps no credentials: `password`, `clientSecret`
          *     and `federatedIssuer`/`federatedSubject` answer 400, and a service account gets no secret — it is the platform
