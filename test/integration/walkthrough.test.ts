@@ -85,7 +85,7 @@ describe('README: First ten minutes', () => {
   });
 
   it('deploys the stream to the environment with the uploaded schema version pinned', () => {
-    const deployed = JSON.parse(outputOf(/stream_configs"/));
+    const deployed = JSON.parse(outputOf(/"\$API\/stream_configs"/));
     expect(deployed).toEqual({ uid: expect.stringMatching(/^[0-9a-f]{32}$/), topicName: `${t.shortName}-local-dev-orders`, valueSchemaVersion: '1.0.0' });
   });
 
