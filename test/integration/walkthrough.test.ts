@@ -33,7 +33,7 @@ interface Run { code: number | null; stdout: string; stderr: string }
 /** Asynchronous on purpose: the server answering the script runs in this same process. */
 function runBash(script: string, env: Record<string, string>): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 90_000 });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });
