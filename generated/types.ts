@@ -3370,6 +3370,11 @@ export interface paths {
          *     version needs the new one to read the old one's data (backward compatible): otherwise 422
          *     `Schema version <new> is not backward compatible with <old>; retry with force=true`, with one `errors[]` entry
          *     per reason; `force: true` skips the check. The stream's editors only. Audited as TOPIC_CONFIGURED (Topic).
+         *
+         *     What the backward-compatibility check covers: AVRO, Avro schema resolution (the new schema reads data written
+         *     with the old); PROTOBUF, a field number reused with another type or name (enum values and `reserved` are not
+         *     checked); JSON_SCHEMA, new required properties and changed property types (`anyOf`/`oneOf`/`allOf`,
+         *     `additionalProperties` and value limits are not checked).
          */
         put: operations["replaceStreamConfig"];
         post?: never;
