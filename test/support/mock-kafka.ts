@@ -1,10 +1,10 @@
 /**
  * A real Kafka protocol endpoint for tests without a JVM: librdkafka's mock cluster, driven by mock-kafka.c.
- * librdkafka comes from the npm registry: the node-rdkafka dev dependency builds its bundled librdkafka from source
- * during `npm install` and installs the headers and the shared library under its build/deps, so no system package
- * is needed. The program is compiled against exactly that copy (an rpath to it, ahead of LD_LIBRARY_PATH and the
- * system's librdkafka), once per version of its source and of that library, into a directory of os.tmpdir() owned
- * by the current user, so root and normal users never share or clobber one binary.
+ * librdkafka comes from the npm registry as source, bundled in the node-rdkafka dev dependency (whose own install
+ * script, the Node binding, is not run); npm install's postinstall builds it with the machine's gcc and make, so no
+ * system package is needed. The program is compiled against exactly that build (an rpath to it, ahead of
+ * LD_LIBRARY_PATH and the system's librdkafka), once per version of its source and of that library, into a directory
+ * of os.tmpdir() owned by the current user, so root and normal users never share or clobber one binary.
  *
  * What the mock cluster (librdkafka 2.12) does and does not do, as seen through kafkajs:
  * - Metadata, ApiVersions, Produce/Fetch, groups: yes — describeCluster, listTopics, fetchTopicMetadata work.
@@ -14,9 +14,9 @@
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir, userInfo } from 'node:os';
+import { availableParallelism, tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,23 +33,81 @@ export interface MockKafka {
 
 const SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'mock-kafka.c');
 const INSTALL_HINT =
-  'librdkafka mock cluster unavailable: node-rdkafka builds it during npm install with gcc, g++, make and python3 ' +
-  '(once they are there: npm rebuild node-rdkafka)';
+  "librdkafka mock cluster unavailable: npm install builds librdkafka from node-rdkafka's source with gcc and make " +
+  '(once both are there: npm run postinstall)';
 
-/** The directory where node-rdkafka installs its librdkafka: include/ for the headers, the shared library itself. */
-function librdkafkaDir(): string {
+interface Librdkafka {
+  /** node-rdkafka's bundled librdkafka source tree. */
+  source: string;
+  /** Where its build is installed: include/ and lib/. */
+  prefix: string;
+}
+
+/**
+ * The prefix lies beside the package, not in it: npm replaces the package's folder whenever it reads node_modules
+ * from disk rather than from its hidden lockfile (the package spells its version "v3.6.1", the lockfile "3.6.1"),
+ * and a build outside that folder outlives it.
+ */
+function librdkafka(): Librdkafka | undefined {
   let pkg: string;
   try {
     pkg = createRequire(import.meta.url).resolve('node-rdkafka/package.json');
   } catch {
-    throw new Error(`${INSTALL_HINT} [node-rdkafka is not installed]`);
+    return undefined;
   }
-  const dir = path.join(path.dirname(pkg), 'build', 'deps');
-  const parts = [path.join('include', 'librdkafka', 'rdkafka_mock.h'), 'librdkafka.so'];
-  if (!parts.every((part) => existsSync(path.join(dir, part)))) {
-    throw new Error(`${INSTALL_HINT} [no librdkafka in ${dir}]`);
+  const { librdkafka: version } = JSON.parse(readFileSync(pkg, 'utf8')) as { librdkafka: string };
+  const dir = path.dirname(pkg);
+  const prefix = path.join(path.dirname(dir), '.cache', `librdkafka-${version}`);
+  return { source: path.join(dir, 'deps', 'librdkafka'), prefix };
+}
+
+/**
+ * Builds librdkafka into its prefix unless it is there (npm install's postinstall). Only what the mock cluster needs:
+ * the C library without TLS, SASL, external codecs or HTTP, so gcc and make suffice and no -dev package is read.
+ * A failure is one line on stderr, not a failed install: only the Kafka provider tests need the library.
+ */
+export function buildLibrdkafka(): void {
+  const lib = librdkafka();
+  if (!lib || existsSync(path.join(lib.prefix, 'lib', 'librdkafka.so'))) return;
+  // Installed beside the prefix and renamed: an interrupted build never looks finished.
+  const partial = `${lib.prefix}.${process.pid}.tmp`;
+  const log = `${lib.prefix}.log`;
+  mkdirSync(path.dirname(lib.prefix), { recursive: true });
+  const out = openSync(log, 'w');
+  const src = path.join(lib.source, 'src');
+  const features = ['ssl', 'gssapi', 'zstd', 'zlib', 'curl', 'lz4-ext'].map((f) => `--disable-${f}`);
+  const steps: Array<[string, string[], string]> = [
+    ['./configure', [`--prefix=${partial}`, `--libdir=${path.join(partial, 'lib')}`, ...features], lib.source],
+    ['make', ['-j', String(availableParallelism()), 'lib'], src],
+    ['make', ['lib-install'], src],
+  ];
+  try {
+    for (const [command, args, cwd] of steps) {
+      try {
+        execFileSync(command, args, { cwd, stdio: ['ignore', out, out] });
+      } catch (err) {
+        const missing = (err as { code?: string }).code === 'ENOENT';
+        throw new Error(missing ? `${command} not found` : `${command} ${args.at(-1)} failed, see ${log}`);
+      }
+    }
+    renameSync(partial, lib.prefix);
+  } catch (err) {
+    rmSync(partial, { recursive: true, force: true });
+    process.stderr.write(`mock Kafka cluster: librdkafka not built (${(err as Error).message}); it needs gcc and make\n`);
+  } finally {
+    closeSync(out);
   }
-  return dir;
+}
+
+/** The installed librdkafka's prefix, or an error saying how to get it. */
+function librdkafkaPrefix(): string {
+  const lib = librdkafka();
+  if (!lib) throw new Error(`${INSTALL_HINT} [node-rdkafka is not installed]`);
+  const parts = [path.join('include', 'librdkafka', 'rdkafka_mock.h'), path.join('lib', 'librdkafka.so')];
+  if (!parts.every((part) => existsSync(path.join(lib.prefix, part)))) {
+    throw new Error(`${INSTALL_HINT} [nothing in ${lib.prefix}]`);
+  }
+  return lib.prefix;
 }
 
 let built: string | undefined;
@@ -57,7 +115,8 @@ let built: string | undefined;
 /** Path of the compiled program, building it when its source or the library changed since the last build. */
 export function mockKafkaBinary(): string {
   if (built) return built;
-  const lib = librdkafkaDir();
+  const prefix = librdkafkaPrefix();
+  const lib = path.join(prefix, 'lib');
   const so = statSync(path.join(lib, 'librdkafka.so'));
   // The rpath names this checkout's library, so the cache key covers where it is and which build it is.
   const hash = createHash('sha256')
@@ -73,7 +132,7 @@ export function mockKafkaBinary(): string {
     const partial = `${binary}.${process.pid}.tmp`;
     // -I and -L come before the system's directories; --disable-new-dtags writes DT_RPATH, which the loader
     // searches before LD_LIBRARY_PATH (DT_RUNPATH comes after it). -Xlinker keeps a comma in the path whole.
-    const args = ['-O1', '-o', partial, SOURCE, `-I${path.join(lib, 'include')}`, `-L${lib}`, '-lrdkafka'];
+    const args = ['-O1', '-o', partial, SOURCE, `-I${path.join(prefix, 'include')}`, `-L${lib}`, '-lrdkafka'];
     const linker = ['-rpath', lib, '--disable-new-dtags'].flatMap((a) => ['-Xlinker', a]);
     try {
       execFileSync('gcc', [...args, ...linker], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -139,3 +198,6 @@ export async function startMockKafka(brokers: number, topics: MockTopic[] = []):
     },
   };
 }
+
+// npm install's postinstall runs this file to build librdkafka.
+if (process.argv[2] === '--build-librdkafka' && process.argv[1] === fileURLToPath(import.meta.url)) buildLibrdkafka();
