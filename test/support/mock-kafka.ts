@@ -1,8 +1,8 @@
 /**
  * A real Kafka protocol endpoint for tests without a JVM: librdkafka's mock cluster, driven by mock-kafka.c.
  * librdkafka comes from the npm registry as source, bundled in the node-rdkafka dev dependency (whose own install
- * script, the Node binding, is not run); npm install's postinstall builds it with the machine's gcc and make, so no
- * system package is needed. The program is compiled against exactly that build (an rpath to it, ahead of
+ * script, the Node binding, is not run); npm install's postinstall builds it with the machine's gcc, g++ and make,
+ * so no system package is needed. The program is compiled against exactly that build (an rpath to it, ahead of
  * LD_LIBRARY_PATH and the system's librdkafka), once per version of its source and of that library, into a directory
  * of os.tmpdir() owned by the current user, so root and normal users never share or clobber one binary.
  *
@@ -33,8 +33,8 @@ export interface MockKafka {
 
 const SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'mock-kafka.c');
 const INSTALL_HINT =
-  "librdkafka mock cluster unavailable: npm install builds librdkafka from node-rdkafka's source with gcc and make " +
-  '(once both are there: npm run postinstall)';
+  "librdkafka mock cluster unavailable: npm install builds librdkafka from node-rdkafka's source with gcc, g++ and " +
+  'make (once they are there: npm run postinstall)';
 
 interface Librdkafka {
   /** node-rdkafka's bundled librdkafka source tree. */
@@ -45,8 +45,8 @@ interface Librdkafka {
 
 /**
  * The prefix lies beside the package, not in it: npm replaces the package's folder whenever it reads node_modules
- * from disk rather than from its hidden lockfile (the package spells its version "v3.6.1", the lockfile "3.6.1"),
- * and a build outside that folder outlives it.
+ * from disk rather than from its hidden lockfile (the package's own package.json spells its version with a leading
+ * "v", the lockfile without, so they never match), and a build outside that folder outlives it.
  */
 function librdkafka(): Librdkafka | undefined {
   let pkg: string;
@@ -63,7 +63,8 @@ function librdkafka(): Librdkafka | undefined {
 
 /**
  * Builds librdkafka into its prefix unless it is there (npm install's postinstall). Only what the mock cluster needs:
- * the C library without TLS, SASL, external codecs or HTTP, so gcc and make suffice and no -dev package is read.
+ * the C library without TLS, SASL, external codecs or HTTP, so no -dev package is read (librdkafka's configure also
+ * insists on a C++ compiler).
  * A failure is one line on stderr, not a failed install: only the Kafka provider tests need the library.
  */
 export function buildLibrdkafka(): void {
@@ -76,24 +77,26 @@ export function buildLibrdkafka(): void {
   const out = openSync(log, 'w');
   const src = path.join(lib.source, 'src');
   const features = ['ssl', 'gssapi', 'zstd', 'zlib', 'curl', 'lz4-ext'].map((f) => `--disable-${f}`);
-  const steps: Array<[string, string[], string]> = [
-    ['./configure', [`--prefix=${partial}`, `--libdir=${path.join(partial, 'lib')}`, ...features], lib.source],
-    ['make', ['-j', String(availableParallelism()), 'lib'], src],
-    ['make', ['lib-install'], src],
+  const configure = [`--prefix=${partial}`, `--libdir=${path.join(partial, 'lib')}`, ...features];
+  const steps: Array<[string, string, string[], string]> = [
+    ['configure', './configure', configure, lib.source],
+    ['make', 'make', ['-j', String(availableParallelism()), 'lib'], src],
+    ['make install', 'make', ['lib-install'], src],
   ];
   try {
-    for (const [command, args, cwd] of steps) {
+    for (const [step, command, args, cwd] of steps) {
       try {
         execFileSync(command, args, { cwd, stdio: ['ignore', out, out] });
       } catch (err) {
         const missing = (err as { code?: string }).code === 'ENOENT';
-        throw new Error(missing ? `${command} not found` : `${command} ${args.at(-1)} failed, see ${log}`);
+        throw new Error(missing ? `${command} not found` : `${step} failed, see ${log}`);
       }
     }
     renameSync(partial, lib.prefix);
   } catch (err) {
     rmSync(partial, { recursive: true, force: true });
-    process.stderr.write(`mock Kafka cluster: librdkafka not built (${(err as Error).message}); it needs gcc and make\n`);
+    const reason = (err as Error).message;
+    process.stderr.write(`mock Kafka cluster: librdkafka not built (${reason}); it needs gcc, g++ and make\n`);
   } finally {
     closeSync(out);
   }
