@@ -1,21 +1,24 @@
 /**
  * A real Kafka protocol endpoint for tests without a JVM: librdkafka's mock cluster, driven by mock-kafka.c.
- * The program is compiled once per version of its source (the cache key is the source's hash) into a directory
+ * librdkafka comes from the npm registry as source, bundled in the node-rdkafka dev dependency (whose own install
+ * script, the Node binding, is not run); npm install's postinstall builds it with the machine's gcc, g++ and make,
+ * so no system package is needed. The program is compiled against exactly that build (an rpath to it, ahead of
+ * LD_LIBRARY_PATH and the system's librdkafka), once per version of its source and of that library, into a directory
  * of os.tmpdir() owned by the current user, so root and normal users never share or clobber one binary.
  *
- * What the mock cluster (librdkafka 2.0) does and does not do, as seen through kafkajs:
+ * What the mock cluster (librdkafka 2.12) does and does not do, as seen through kafkajs:
  * - Metadata, ApiVersions, Produce/Fetch, groups: yes — describeCluster, listTopics, fetchTopicMetadata work.
  * - DescribeAcls, DescribeConfigs, CreateTopics, SASL, TLS: no. It also names a controller id no broker has, so
  *   kafkajs' controller-bound admin calls fail before sending anything.
- * - Replication: librdkafka 2.0 gives every partition min(3, brokers) replicas whatever the topic asked for;
- *   tests that check the replication factor ask for exactly that.
+ * - Replication: each partition gets as many replicas as its topic asks for (mock-kafka.c refuses more than brokers).
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { librdkafka } from '../../scripts/librdkafka';
 
 export interface MockTopic { name: string; partitions: number; replication: number }
 
@@ -29,30 +32,51 @@ export interface MockKafka {
 }
 
 const SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'mock-kafka.c');
-const INSTALL_HINT = 'librdkafka mock cluster unavailable: install its headers and a C compiler (apt-get install librdkafka-dev gcc)';
+const INSTALL_HINT =
+  "librdkafka mock cluster unavailable: npm install builds librdkafka from node-rdkafka's source with gcc, g++ and " +
+  'make (once they are there: npm run postinstall, or tsx scripts/librdkafka.ts)';
+
+/** The installed librdkafka's prefix, or an error saying how to get it. */
+function librdkafkaPrefix(): string {
+  const lib = librdkafka();
+  if (!lib) throw new Error(`${INSTALL_HINT} [node-rdkafka is not installed]`);
+  const parts = [path.join('include', 'librdkafka', 'rdkafka_mock.h'), path.join('lib', 'librdkafka.so')];
+  if (!parts.every((part) => existsSync(path.join(lib.prefix, part)))) {
+    throw new Error(`${INSTALL_HINT} [nothing in ${lib.prefix}]`);
+  }
+  return lib.prefix;
+}
 
 let built: string | undefined;
 
-/** Path of the compiled program, building it when its source changed since the last build. */
+/** Path of the compiled program, building it when its source or the library changed since the last build. */
 export function mockKafkaBinary(): string {
   if (built) return built;
-  const source = readFileSync(SOURCE);
-  const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
+  const prefix = librdkafkaPrefix();
+  const lib = path.join(prefix, 'lib');
+  const so = statSync(path.join(lib, 'librdkafka.so'));
+  // The rpath names this checkout's library, so the cache key covers where it is and which build it is.
+  const hash = createHash('sha256')
+    .update(readFileSync(SOURCE))
+    .update(`\0${lib}\0${so.size}\0${so.mtimeMs}`)
+    .digest('hex')
+    .slice(0, 16);
   const dir = path.join(tmpdir(), `mock-kafka-${userInfo().uid}`);
   const binary = path.join(dir, `mock-kafka-${hash}`);
   if (!existsSync(binary)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     // Build beside the target and rename: parallel test files never run a half-written binary.
     const partial = `${binary}.${process.pid}.tmp`;
+    // -I and -L come before the system's directories; --disable-new-dtags writes DT_RPATH, which the loader
+    // searches before LD_LIBRARY_PATH (DT_RUNPATH comes after it). -Xlinker keeps a comma in the path whole.
+    const args = ['-O1', '-o', partial, SOURCE, `-I${path.join(prefix, 'include')}`, `-L${lib}`, '-lrdkafka'];
+    const linker = ['-rpath', lib, '--disable-new-dtags'].flatMap((a) => ['-Xlinker', a]);
     try {
-      execFileSync('gcc', ['-O1', '-o', partial, SOURCE, '-lrdkafka'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      execFileSync('gcc', [...args, ...linker], { stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (err) {
       const e = err as { code?: string; stderr?: Buffer };
-      const stderr = e.stderr?.toString() ?? '';
-      if (e.code === 'ENOENT' || /rdkafka(_mock)?\.h|-lrdkafka|cannot find/.test(stderr)) {
-        throw new Error(`${INSTALL_HINT}\n${stderr.trim()}`);
-      }
-      throw new Error(`compiling ${SOURCE} failed:\n${stderr.trim()}`);
+      if (e.code === 'ENOENT') throw new Error(`${INSTALL_HINT} [gcc not found]`);
+      throw new Error(`compiling ${SOURCE} failed:\n${e.stderr?.toString().trim() ?? ''}`);
     }
     renameSync(partial, binary);
   }
@@ -111,3 +135,5 @@ export async function startMockKafka(brokers: number, topics: MockTopic[] = []):
     },
   };
 }
+
+// npm install's postinstall runs this file to build librdkafka.
