@@ -92,8 +92,9 @@ async function build(): Promise<Record<string, string>> {
   const genericOperations = [
     `// ${BANNER}`,
     '/**',
-    ' * The operations of a generic kind, by operationId: the descriptor of `collection` answers them with the generic',
-    ' * handlers (handlers/_lib/wiring.ts) unless the resource gives the operation a handler of its own.',
+    ' * The operations of a generic kind, by operationId: once a descriptor of `collection` is registered',
+    ' * (handlers/resources.ts), the generic handlers answer them from it (handlers/_lib/wiring.ts), except where the',
+    ' * resource gives an operation a handler of its own.',
     ' */',
     'export const genericOperations = {',
     ...generic,

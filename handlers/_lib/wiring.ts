@@ -15,9 +15,9 @@ type GenericOperationId = keyof Generic;
 type GenericOperation = Generic[GenericOperationId];
 
 /** The collections of the spec's resources (those with an item path `/<collection>/{id}`). */
-export type Collection = GenericOperation['collection'];
+type Collection = GenericOperation['collection'];
 /** The names of the spec's searches of a collection (`/<collection>/search/<name>`). */
-export type SpecSearch<C extends string> = Extract<GenericOperation, { collection: C; search: string }>['search'];
+type SpecSearch<C extends string> = Extract<GenericOperation, { collection: C; search: string }>['search'];
 
 /** Whether the descriptor `R` answers the generic operation `O`: one of its collection, a search only if it has it. */
 type Answers<R extends Resource, O> = O extends { collection: R['collection'] }
