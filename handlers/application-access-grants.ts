@@ -3,15 +3,15 @@ import { grantPolicy } from '../auth/policies/access';
 import type { Row } from '../models/define';
 import { GRANT_STATUSES } from '../core/rules/grant-state';
 import { matchEnum } from '../core/rules/loose-enum';
-import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from '../core/context';
-import { renderOne, resourceHandlers } from './_lib/crud';
+import { renderOne } from './_lib/crud';
 import { BadRequestError, ForbiddenError } from '../core/errors';
 import { validatorHeaders } from './_lib/etag';
 import { itemHref, link, timestamp } from '../core/hal';
 import { mutate } from './_lib/mutation';
 import { hal, noContent, plain, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
+import { replacesGeneric } from './_lib/wiring';
 import { findVisible, resolveRequiredBodyRef } from './_lib/store';
 import { applicationResource } from './applications';
 import { grantSearchItems, plainGrant } from './dto/grant';
@@ -31,7 +31,7 @@ function enumArg(name: string, values: string[], allowed: readonly string[]): st
   });
 }
 
-export const grantResource: Resource = {
+export const grantResource: Resource<'application_access_grants', 'findByAttributes'> = {
   collection: 'application_access_grants',
   itemRel: 'applicationAccessGrant',
   model: (m) => m.ApplicationAccessGrant,
@@ -79,21 +79,12 @@ export const grantResource: Resource = {
   links: (row, ctx) => ({ applicationAccess: link(itemHref(ctx.base, 'application_access', row.accessUid)) }),
 };
 
-const h = resourceHandlers(grantResource);
-export const listApplicationAccessGrants = h.list;
-export const getApplicationAccessGrant = h.get;
-export const listApplicationAccessGrantSearches = h.searchIndex;
-export const findApplicationAccessGrantsByAttributes = h.search('findByAttributes');
-
-const a = associationHandlers(grantResource);
-export const getApplicationAccessGrantAssociation = a.get;
-
 const mayCreate = async (ctx: RequestContext) => {
   if (!(await grantPolicy.canCreate(ctx))) throw new ForbiddenError('You may not request application access');
 };
 
 /** CONTRACT §5.14: the request answers the plain grant (not HAL), which the Terraform provider decodes. */
-export const createApplicationAccessGrant: Handler = withPrecheck(async (ctx) => {
+export const createApplicationAccessGrant = replacesGeneric(withPrecheck(async (ctx) => {
   await mayCreate(ctx);
   const body = ctx.body as { applicationId: unknown; streamId: unknown; environmentId: unknown; accessType: string };
   const application = await resolveRequiredBodyRef(applicationResource, ctx, 'applicationId', body.applicationId);
@@ -105,7 +96,7 @@ export const createApplicationAccessGrant: Handler = withPrecheck(async (ctx) =>
     return { result: made.grant, audit: made.audit };
   });
   return plain(await plainGrant(ctx, grant), 201, { Location: itemHref(ctx.base, grantResource.collection, grant.uid), ...validatorHeaders(grant) });
-}, mayCreate);
+}, mayCreate));
 
 const reasonOf = (ctx: RequestContext): string | null | undefined => (ctx.body as { reason?: string | null } | undefined)?.reason;
 

@@ -3,13 +3,14 @@ import type { Transaction } from 'sequelize';
 import type { Row } from '../models/define';
 import { associationHandlers, targetsOf } from './_lib/associations';
 import type { RequestContext } from '../core/context';
-import { renderOne, resourceHandlers } from './_lib/crud';
+import { renderOne } from './_lib/crud';
 import { BadRequestError, ConflictError, NotFoundError } from '../core/errors';
 import { checkIfMatch } from './_lib/etag';
 import { itemHref, link } from '../core/hal';
 import { mutate } from './_lib/mutation';
 import { hal, noContent, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
+import { replacesGeneric } from './_lib/wiring';
 import { findVisible, resolveBodyRef } from './_lib/store';
 import { isNone } from './_lib/references';
 import { grantResource } from './application-access-grants';
@@ -29,7 +30,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   }
 }
 
-export const accessResource: Resource = {
+export const accessResource: Resource<'application_access', 'findByGrantsContaining' | 'findByApplicationAndStream'> = {
   collection: 'application_access',
   itemRel: 'applicationAccess',
   model: (m) => m.ApplicationAccess,
@@ -63,16 +64,6 @@ export const accessResource: Resource = {
   check,
   links: (_row, _ctx, self) => ({ createApplicationAccessGrant: link(`${self}/grants`) }),
 };
-
-const h = resourceHandlers(accessResource);
-export const listApplicationAccess = h.list;
-export const createApplicationAccess = h.create;
-export const getApplicationAccess = h.get;
-export const replaceApplicationAccess = h.replace;
-export const patchApplicationAccess = h.patch;
-export const listApplicationAccessSearches = h.searchIndex;
-export const findApplicationAccessByGrantsContaining = h.search('findByGrantsContaining');
-export const findApplicationAccessByApplicationAndStream = h.search('findByApplicationAndStream');
 
 const a = associationHandlers(accessResource);
 
@@ -113,11 +104,8 @@ async function requestIn(ctx: RequestContext, access: Row, application: Row, ref
 const isGrants = (ctx: RequestContext) => ctx.params.rel === 'grants';
 const environmentRequired = () => new BadRequestError(['environment: is required'], [{ field: 'environment', message: 'is required', rejectedValue: null }]);
 
-export const getApplicationAccessAssociation = a.get;
-export const getApplicationAccessAssociationMember = a.getMember;
-
 /** `POST {access}/grants` with one environment requests a grant there: 201 with the grant (CONTRACT §5.13). */
-export const addApplicationAccessAssociationTargets: Handler = async (ctx) => {
+export const addApplicationAccessAssociationTargets = replacesGeneric(async (ctx) => {
   if (!isGrants(ctx)) return a.post(ctx);
   const { access, application } = await requestable(ctx);
   const refs = environmentRefs(ctx.body);
@@ -126,7 +114,7 @@ export const addApplicationAccessAssociationTargets: Handler = async (ctx) => {
   if (refs.length > 1) throw new BadRequestError(['environment: exactly one environment per POST; PUT or PATCH request several']);
   const [grant] = await requestIn(ctx, access, application, refs);
   return hal(await renderOne(grantResource, grant, ctx), 201, { Location: itemHref(ctx.base, grantResource.collection, grant.uid) });
-};
+});
 
 /** A request has no reason to keep: `reason` (DELETE's, the grant's comment) is refused rather than dropped. */
 function refuseReason(body: unknown): void {
@@ -146,11 +134,11 @@ const requestMany = (generic: Handler): Handler => async (ctx) => {
   await requestIn(ctx, access, application, refs);
   return noContent();
 };
-export const replaceApplicationAccessAssociation = requestMany(a.put);
-export const patchApplicationAccessAssociation = requestMany(a.patch);
+export const replaceApplicationAccessAssociation = replacesGeneric(requestMany(a.put));
+export const patchApplicationAccessAssociation = replacesGeneric(requestMany(a.patch));
 
 /** `DELETE {access}/grants {reason, environment}`: the open grant there is revoked (Approved) or cancelled (Pending). */
-export const deleteApplicationAccessAssociation: Handler = async (ctx) => {
+export const deleteApplicationAccessAssociation = replacesGeneric(async (ctx) => {
   if (!isGrants(ctx)) return a.remove(ctx);
   const access = await findVisible(accessResource, ctx, ctx.params.id);
   const body = (ctx.body ?? {}) as { reason?: string | null; environment?: unknown };
@@ -162,4 +150,4 @@ export const deleteApplicationAccessAssociation: Handler = async (ctx) => {
   if (!grant) throw new NotFoundError(`No open grant of this access in environment ${environment.shortName}`);
   await actOnGrant(ctx, grant, grant.status === 'Approved' ? 'revoke' : 'cancel', body.reason);
   return noContent();
-};
+});

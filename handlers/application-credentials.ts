@@ -6,7 +6,6 @@ import { generatePassword, scramVerifier } from '../auth/scram';
 import { CREDENTIAL_TYPES, credentialUsername, parseCredentialType, providerOf, resolveCredentialTypes, scramMechanismOf, type CredentialType } from '../core/rules/credential-rules';
 import type { Row } from '../models/define';
 import type { RequestContext } from '../core/context';
-import { associationHandlers } from './_lib/associations';
 import { resourceHandlers } from './_lib/crud';
 import { items } from './_lib/render';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors';
@@ -15,6 +14,7 @@ import { mutate } from './_lib/mutation';
 import { parsePage } from './_lib/paging';
 import { plain, noContent, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
+import { replacesGeneric } from './_lib/wiring';
 import { loadRelated, resolveQueryRef, resolveRequiredBodyRef } from './_lib/store';
 import { applicationResource } from './applications';
 import { partAssociations, partAuditAs } from './parts/application-part';
@@ -22,7 +22,7 @@ import { environmentResource } from './environments';
 
 const SUMMARY = { fields: ['uid', 'name', 'shortName'], embedded: [], links: [], id: true };
 
-export const credentialResource: Resource = {
+export const credentialResource: Resource<'application_credentials', never> = {
   collection: 'application_credentials',
   itemRel: 'applicationCredential',
   model: (m) => m.ApplicationCredential,
@@ -43,11 +43,6 @@ export const credentialResource: Resource = {
 };
 
 const h = resourceHandlers(credentialResource);
-export const listApplicationCredentials = h.list;
-export const getApplicationCredential = h.get;
-export const patchApplicationCredential = h.patch;
-export const deleteApplicationCredential = h.remove;
-export const getApplicationCredentialAssociation = associationHandlers(credentialResource).get;
 
 /** Names of the clusters behind the environment's instance, comma-joined, in the instance's order. */
 async function clusterNames(ctx: RequestContext, environment: Row, transaction: Transaction): Promise<string> {
@@ -165,7 +160,7 @@ export const findApplicationCredentialsByApplicationEnvironmentAndType = credent
 export const findApplicationCredentialsByApplication = credentialSearch({ environment: false, type: 'optional' });
 export const findApplicationCredentialsByApplicationAndType = credentialSearch({ environment: false, type: 'required' });
 
-export const listApplicationCredentialSearches: Handler = (ctx) => {
+export const listApplicationCredentialSearches = replacesGeneric((ctx) => {
   const base = `${ctx.base}/application_credentials/search`;
   const t = (name: string, params: string) => ({ href: `${base}/${name}{?${params},page,size,sort}`, templated: true });
   return {
@@ -180,4 +175,4 @@ export const listApplicationCredentialSearches: Handler = (ctx) => {
       },
     },
   };
-};
+});

@@ -5,7 +5,6 @@ import { authenticatesIn } from '../models/application-auth';
 import type { Row } from '../models/define';
 import { connectorConfigProblems, ksmlConfigProblems, tasksMax } from '../core/rules/deployment-config-rules';
 import { availableActions, decide, INVALID_ACTION_FOR_STATE, type DeploymentKind, type DeploymentState } from '../core/rules/deployment-state';
-import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from '../core/context';
 import { resourceHandlers } from './_lib/crud';
 import { BadRequestError, ConflictError, ForbiddenError, type SubError } from '../core/errors';
@@ -14,6 +13,7 @@ import { link, timestamp } from '../core/hal';
 import { mutate } from './_lib/mutation';
 import { hal, plain, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
+import { replacesGeneric } from './_lib/wiring';
 import { findVisible } from './_lib/store';
 import { partAssociations, partAuditAs, partSearches, partsOf } from './parts/application-part';
 
@@ -89,7 +89,7 @@ async function operationLinks(ctx: RequestContext, row: Row, self: string): Prom
 
 const policy = applicationPartPolicy({ environmentOwnersSee: true });
 
-export const deploymentResource: Resource = {
+export const deploymentResource: Resource<'application_deployments', 'findByApplication' | 'findByApplicationAndEnvironment'> = {
   collection: 'application_deployments',
   itemRel: 'applicationDeployment',
   model: (m) => m.ApplicationDeployment,
@@ -108,28 +108,20 @@ export const deploymentResource: Resource = {
 };
 
 const h = resourceHandlers(deploymentResource);
-export const listApplicationDeployments = h.list;
-export const getApplicationDeployment = h.get;
-export const replaceApplicationDeployment = h.replace;
-export const patchApplicationDeployment = h.patch;
-export const listApplicationDeploymentSearches = h.searchIndex;
-export const findApplicationDeploymentsByApplication = h.search('findByApplication');
-export const findApplicationDeploymentsByApplicationAndEnvironment = h.search('findByApplicationAndEnvironment');
-export const getApplicationDeploymentAssociation = associationHandlers(deploymentResource).get;
 
 /** CONTRACT §5.15, §11.6: 201 with an empty body and `Location`. */
-export const createApplicationDeployment: Handler = withPrecheck(async (ctx) => {
+export const createApplicationDeployment = replacesGeneric(withPrecheck(async (ctx) => {
   const reply = await h.create(ctx);
   return { status: 201, headers: { Location: String(reply.headers?.Location) } };
-}, h.create.precheck!);
+}, h.create.precheck!));
 
 /** Only a stopped deployment is deleted (400 otherwise, CONTRACT §5.15). */
-export const deleteApplicationDeployment: Handler = async (ctx) => {
+export const deleteApplicationDeployment = replacesGeneric(async (ctx) => {
   const row = await findVisible(deploymentResource, ctx, ctx.params.id);
   if (!(await editsApplicationOf(ctx, row))) throw new ForbiddenError('Only the editors of the application may delete its deployments');
   if (row.state !== 'Stopped') throw refusal(INVALID_ACTION_FOR_STATE);
   return h.remove(ctx);
-};
+});
 
 /** What the deployment reports; no runner is driven, so it is the recorded desired state (CONTRACT §5.15). */
 async function statusBody(ctx: RequestContext, row: Row) {

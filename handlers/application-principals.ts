@@ -4,7 +4,6 @@ import { canEditApplication } from '../auth/policies/application';
 import { deploymentCount } from '../models/application-deployment';
 import type { Row } from '../models/define';
 import { customPrincipalProblem, parsePrincipalCertificates } from '../core/rules/principal-certificates';
-import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from '../core/context';
 import { renderOne, resourceHandlers } from './_lib/crud';
 import { BadBodyError, BadRequestError, ConflictError, ForbiddenError, UnprocessableError } from '../core/errors';
@@ -13,6 +12,7 @@ import { link, timestamp } from '../core/hal';
 import { mutate } from './_lib/mutation';
 import { hal, plain, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
+import { replacesGeneric } from './_lib/wiring';
 import { findVisible } from './_lib/store';
 import { partAssociations, partAuditAs, partSearches, partsOf } from './parts/application-part';
 
@@ -74,7 +74,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
 
 const policy = applicationPartPolicy({ environmentOwnersSee: true });
 
-export const principalResource: Resource = {
+export const principalResource: Resource<'application_principals', 'findByApplication' | 'findByApplicationAndEnvironment' | 'findByEnvironment'> = {
   collection: 'application_principals',
   itemRel: 'applicationPrincipal',
   model: (m) => m.ApplicationPrincipal,
@@ -111,14 +111,11 @@ async function isConnectorPrincipal(ctx: RequestContext, row: Row): Promise<bool
 }
 
 const h = resourceHandlers(principalResource);
-export const listApplicationPrincipals = h.list;
-export const getApplicationPrincipal = h.get;
-export const patchApplicationPrincipal = h.patch;
 /**
  * CONTRACT §6.3: the active principal of a connector deployed in its environment stays (400, not 422: the
  * Terraform provider must read why); any other principal goes.
  */
-export const deleteApplicationPrincipal: Handler = async (ctx) => {
+export const deleteApplicationPrincipal = replacesGeneric(async (ctx) => {
   const row = await findVisible(principalResource, ctx, ctx.params.id);
   if (row.active && (await isConnectorPrincipal(ctx, row)) && (await editsApplicationOf(ctx, row))
     && (await deploymentCount(ctx.models.ApplicationDeployment, { applicationUid: row.applicationUid, environmentUid: row.environmentUid })) > 0) {
@@ -126,20 +123,13 @@ export const deleteApplicationPrincipal: Handler = async (ctx) => {
     throw new BadRequestError([message], null, message);
   }
   return h.remove(ctx);
-};
-export const listApplicationPrincipalSearches = h.searchIndex;
-export const findApplicationPrincipalsByApplication = h.search('findByApplication');
-export const findApplicationPrincipalsByApplicationAndEnvironment = h.search('findByApplicationAndEnvironment');
-export const findApplicationPrincipalsByEnvironment = h.search('findByEnvironment');
-
-const a = associationHandlers(principalResource);
-export const getApplicationPrincipalAssociation = a.get;
+});
 
 /**
  * CONTRACT §5.11, §11.6: the body is a JSON array of one principal (a bare object too) and the reply the new
  * principal's URI as a JSON string, which is what the Terraform provider reads.
  */
-export const createApplicationPrincipal: Handler = withPrecheck(async (ctx) => {
+export const createApplicationPrincipal = replacesGeneric(withPrecheck(async (ctx) => {
   let element = ctx.body;
   if (Array.isArray(element)) {
     if (element.length !== 1) throw new BadRequestError(['body: exactly one principal per request'], [{ field: 'body', message: 'exactly one principal per request' }]);
@@ -149,7 +139,7 @@ export const createApplicationPrincipal: Handler = withPrecheck(async (ctx) => {
   const reply = await h.create({ ...ctx, body: element });
   const location = String(reply.headers?.Location);
   return plain(location, 201, { Location: location });
-}, h.create.precheck!);
+}, h.create.precheck!));
 
 /**
  * CONTRACT §6.3: activating a Connector principal deactivates the application's other principal in that

@@ -6,9 +6,7 @@ import { openGrantCount } from '../models/application-access';
 import { deploymentCount } from '../models/application-deployment';
 import { inUse } from '../models/blockers';
 import type { Row } from '../models/define';
-import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from '../core/context';
-import { resourceHandlers } from './_lib/crud';
 import { checkOwnersChange } from './_lib/owners';
 import { BadRequestError } from '../core/errors';
 import { link } from '../core/hal';
@@ -28,7 +26,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
 
 const key = (v: unknown) => String(v).toLowerCase();
 
-export const applicationResource: Resource = {
+export const applicationResource: Resource<'applications', 'findByName' | 'findByShortName' | 'findByApplicationId' | 'findByAttributes' | 'findByOwners'> = {
   collection: 'applications',
   itemRel: 'application',
   model: (m) => m.Application,
@@ -78,25 +76,3 @@ export const applicationResource: Resource = {
   }),
 };
 
-const h = resourceHandlers(applicationResource);
-export const listApplications = h.list;
-export const createApplication = h.create;
-export const getApplication = h.get;
-export const replaceApplication = h.replace;
-export const patchApplication = h.patch;
-export const deleteApplication = h.remove;
-export const listApplicationSearches = h.searchIndex;
-export const findApplicationByName = h.search('findByName');
-export const findApplicationByShortName = h.search('findByShortName');
-export const findApplicationByApplicationId = h.search('findByApplicationId');
-export const findApplicationsByAttributes = h.search('findByAttributes');
-export const findApplicationsByOwners = h.search('findByOwners');
-
-const a = associationHandlers(applicationResource);
-export const getApplicationAssociation = a.get;
-export const replaceApplicationAssociation = a.put;
-export const addApplicationAssociationTargets = a.post;
-export const patchApplicationAssociation = a.patch;
-export const deleteApplicationAssociation = a.remove;
-export const getApplicationAssociationMember = a.getMember;
-export const deleteApplicationAssociationMember = a.removeMember;

@@ -1,9 +1,8 @@
 import { adminOnlyPolicy } from '../auth/policies/admin-only';
-import { resourceHandlers } from './_lib/crud';
 import type { Resource } from './_lib/resource';
 import type { AuditEntry } from '../models/audit-event';
 
-export const clusterResource: Resource = {
+export const clusterResource: Resource<'clusters', 'findByName'> = {
   collection: 'clusters',
   itemRel: 'cluster',
   model: (m) => m.Cluster,
@@ -37,13 +36,3 @@ function registryEvents(uid: string, name: string, before: unknown, after: unkno
   if (had === has) return [];
   return [{ action: has ? 'SCHEMA_REGISTRY_CONFIGURED' : 'SCHEMA_REGISTRY_UNCONFIGURED', resourceType: 'Cluster', resourceName: name, resourceId: uid, details: { schemaRegistryUrls: { old: before ?? [], new: after ?? [] } } }];
 }
-
-const h = resourceHandlers(clusterResource);
-export const listClusters = h.list;
-export const createCluster = h.create;
-export const getCluster = h.get;
-export const replaceCluster = h.replace;
-export const patchCluster = h.patch;
-export const deleteCluster = h.remove;
-export const listClusterSearches = h.searchIndex;
-export const findClustersByName = h.search('findByName');

@@ -1,7 +1,5 @@
 import { canSynchronize, environmentPolicy, mayAssignOwners } from '../auth/policies/environment';
-import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from '../core/context';
-import { resourceHandlers } from './_lib/crud';
 import { checkOwnersChange } from './_lib/owners';
 import { checkIfMatch } from './_lib/etag';
 import { BadRequestError, ForbiddenError } from '../core/errors';
@@ -33,7 +31,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
 
 const mapOut = (v: unknown) => v ?? {};
 
-export const environmentResource: Resource = {
+export const environmentResource: Resource<'environments', 'findByName' | 'findByShortName' | 'findByInstance'> = {
   collection: 'environments',
   itemRel: 'environment',
   model: (m) => m.Environment,
@@ -77,18 +75,6 @@ export const environmentResource: Resource = {
   links: (_row, _ctx, self) => ({ synchronize: link(`${self}/synchronize`) }),
 };
 
-const h = resourceHandlers(environmentResource);
-export const listEnvironments = h.list;
-export const createEnvironment = h.create;
-export const getEnvironment = h.get;
-export const replaceEnvironment = h.replace;
-export const patchEnvironment = h.patch;
-export const deleteEnvironment = h.remove;
-export const listEnvironmentSearches = h.searchIndex;
-export const findEnvironmentsByName = h.search('findByName');
-export const findEnvironmentsByShortName = h.search('findByShortName');
-export const findEnvironmentsByInstance = h.search('findByInstance');
-
 export const synchronizeEnvironment: Handler = async (ctx) => {
   const row = await findVisible(environmentResource, ctx, ctx.params.id);
   if (!(await canSynchronize(ctx, row))) throw new ForbiddenError('You may not synchronize this environment');
@@ -100,11 +86,3 @@ export const synchronizeEnvironment: Handler = async (ctx) => {
   return noContent();
 };
 
-const a = associationHandlers(environmentResource);
-export const getEnvironmentAssociation = a.get;
-export const replaceEnvironmentAssociation = a.put;
-export const addEnvironmentAssociationTargets = a.post;
-export const patchEnvironmentAssociation = a.patch;
-export const deleteEnvironmentAssociation = a.remove;
-export const getEnvironmentAssociationMember = a.getMember;
-export const deleteEnvironmentAssociationMember = a.removeMember;

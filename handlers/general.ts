@@ -4,16 +4,13 @@ import { link } from '../core/hal';
 import { hal, plain, type Handler } from './_lib/reply';
 import { spec } from '../core/spec';
 import { projectRoot as root } from '../core/project-root';
+import { resources } from './resources';
 
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; description: string };
 const specYaml = readFileSync(path.join(root, 'generated', 'openapi.yaml'), 'utf8');
 
-/** The collection relations of the index, in the spec's order; all are templated with paging. */
-export const COLLECTIONS = [
-  'users', 'groups', 'instances', 'clusters', 'environments', 'tenants', 'streams', 'stream_configs', 'schemas',
-  'schema_versions', 'applications', 'application_principals', 'application_access', 'application_access_grants',
-  'application_deployments', 'connect_plugins', 'application_credentials', 'confidentialities', 'integrities', 'support_tiers',
-];
+/** The collection relations of the index (templated with paging) and of `/profile`: one per registered resource. */
+const COLLECTIONS = resources.map((r) => r.collection);
 
 export const getIndex: Handler = (ctx) => {
   const links: Record<string, unknown> = {};
@@ -30,7 +27,6 @@ export const getInfo: Handler = () => plain({
 
 export const getOpenApiJson: Handler = () => ({ status: 200, body: spec, contentType: 'application/json' });
 export const getOpenApiYaml: Handler = () => ({ status: 200, body: specYaml, contentType: 'application/yaml' });
-
 
 export const getProfile: Handler = (ctx) => {
   const links: Record<string, unknown> = { self: link(`${ctx.base}/profile`) };

@@ -2,8 +2,7 @@ import { callerGroups, groupPolicy } from '../auth/policies/group';
 import type { Transaction } from 'sequelize';
 import type { Models } from '../models';
 import type { Row, RowModel } from '../models/define';
-import { associationHandlers } from './_lib/associations';
-import { listing, resourceHandlers } from './_lib/crud';
+import { listing } from './_lib/crud';
 import { emailInput, emailOutput } from './_lib/email';
 import { itemHref, link } from '../core/hal';
 import type { Handler } from './_lib/reply';
@@ -38,7 +37,7 @@ async function ownedBy(models: Models, groupUid: string, transaction: Transactio
   return owned;
 }
 
-export const groupResource: Resource = {
+export const groupResource: Resource<'groups', 'findByName'> = {
   collection: 'groups',
   itemRel: 'group',
   model: (m) => m.Group,
@@ -64,25 +63,6 @@ export const groupResource: Resource = {
     return owned.length > 0 ? `Group ${row.name} owns ${owned.join(', ')}; give them another owner first` : null;
   },
 };
-
-const h = resourceHandlers(groupResource);
-export const listGroups = h.list;
-export const createGroup = h.create;
-export const getGroup = h.get;
-export const replaceGroup = h.replace;
-export const patchGroup = h.patch;
-export const deleteGroup = h.remove;
-export const listGroupSearches = h.searchIndex;
-export const findGroupsByName = h.search('findByName');
-
-const a = associationHandlers(groupResource);
-export const getGroupAssociation = a.get;
-export const replaceGroupAssociation = a.put;
-export const addGroupAssociationTargets = a.post;
-export const patchGroupAssociation = a.patch;
-export const deleteGroupAssociation = a.remove;
-export const getGroupAssociationMember = a.getMember;
-export const deleteGroupAssociationMember = a.removeMember;
 
 /** `GET /group{?name,page,size,sort}`: the caller's groups (member, manager or resource manager), `name` a substring. */
 export const listCallerGroups: Handler = async (ctx) => {

@@ -1,19 +1,19 @@
 /**
- * operationId → handler. The type check fails when an operation of the spec has no handler here, or a handler
- * is named after no operation. Handler files may also export their resource descriptors; only functions count.
+ * operationId → handler: the operations of a generic kind of every registered resource (handlers/resources.ts),
+ * derived from its descriptor, and the handlers of their own, the exported functions of the modules below, each
+ * named after its operationId. The type check fails when an operation of the spec has no handler, a handler is
+ * named after no operation, or a handler of its own takes a generic one's place without `replacesGeneric`.
  */
 import type { OperationId } from '../generated/operations';
 import type { Handler } from './_lib/reply';
+import { wire, type DerivedOperationId, type DescriptorProblem, type Replacement } from './_lib/wiring';
+import { resources } from './resources';
 import * as general from './general';
 import * as profile from './profile';
-import * as clusters from './clusters';
 import * as groups from './groups';
 import * as users from './users';
-import * as instances from './instances';
 import * as environments from './environments';
-import * as applications from './applications';
 import * as schemas from './schemas';
-import * as streams from './streams';
 import * as streamConfigs from './stream-configs';
 import * as streamConfigPermissions from './stream-config-permissions';
 import * as streamConfigAsyncApi from './stream-config-asyncapi';
@@ -21,7 +21,6 @@ import * as schemaVersions from './schema-versions';
 import * as tenants from './tenants';
 import * as authorization from './authorization';
 import * as auditHistory from './audit-history';
-import * as referenceData from './reference-data';
 import * as applicationAccess from './application-access';
 import * as applicationAccessGrants from './application-access-grants';
 import * as applicationPrincipals from './application-principals';
@@ -31,21 +30,18 @@ import * as providers from './providers';
 
 type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
 
+/** The exported functions of a module (its descriptors and other values left out). */
 function handlersOf<M extends object>(module: M): HandlersOf<M> {
   return Object.fromEntries(Object.entries(module).filter(([, v]) => typeof v === 'function')) as HandlersOf<M>;
 }
 
-export const handlers = {
+const own = {
   ...handlersOf(general),
   ...handlersOf(profile),
-  ...handlersOf(clusters),
   ...handlersOf(groups),
   ...handlersOf(users),
-  ...handlersOf(instances),
   ...handlersOf(environments),
-  ...handlersOf(applications),
   ...handlersOf(schemas),
-  ...handlersOf(streams),
   ...handlersOf(streamConfigs),
   ...handlersOf(streamConfigPermissions),
   ...handlersOf(streamConfigAsyncApi),
@@ -53,15 +49,29 @@ export const handlers = {
   ...handlersOf(tenants),
   ...handlersOf(authorization),
   ...handlersOf(auditHistory),
-  ...handlersOf(referenceData),
   ...handlersOf(applicationAccess),
   ...handlersOf(applicationAccessGrants),
   ...handlersOf(applicationPrincipals),
   ...handlersOf(applicationCredentials),
   ...handlersOf(applicationDeployments),
   ...handlersOf(providers),
-} satisfies Record<OperationId, Handler>;
+};
 
-type Extra = Exclude<keyof typeof handlers, OperationId>;
-const noExtraHandlers: [Extra] extends [never] ? true : Extra = true;
-void noExtraHandlers;
+export const handlers = wire(resources, own) as Record<OperationId, Handler>;
+
+type Own = typeof own;
+type Derived = DerivedOperationId<(typeof resources)[number]>;
+/** `true`, or the type check names what is wrong. */
+type Nothing<T> = [T] extends [never] ? true : T;
+
+/** Operations of the spec that neither a descriptor nor a handler of its own answers. */
+const everyOperationAnswered: Nothing<Exclude<OperationId, Derived | keyof Own>> = true;
+/** Handlers named after no operation. */
+const noStrayHandler: Nothing<Exclude<keyof Own, OperationId>> = true;
+/** Handlers of their own for operations a descriptor answers, not marked `replacesGeneric`. */
+const noUnmarkedReplacement: Nothing<{ [K in keyof Own & Derived]: Own[K] extends Replacement ? never : K }[keyof Own & Derived]> = true;
+/** `replacesGeneric` on handlers whose operation no descriptor answers. */
+const noNeedlessMark: Nothing<{ [K in Exclude<keyof Own, Derived>]: Own[K] extends Replacement ? K : never }[Exclude<keyof Own, Derived>]> = true;
+/** Descriptors whose literal type (`Resource<'clusters', 'findByName'>`) is missing or disagrees with the spec. */
+const descriptorsTyped: Nothing<DescriptorProblem<(typeof resources)[number]>> = true;
+void [everyOperationAnswered, noStrayHandler, noUnmarkedReplacement, noNeedlessMark, descriptorsTyped];

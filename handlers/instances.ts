@@ -2,8 +2,6 @@ import { Op } from 'sequelize';
 import { adminOnlyPolicy } from '../auth/policies/admin-only';
 import type { AuditEntry } from '../models/audit-event';
 import { DEFAULT_TOPIC_NAME_PATTERN } from '../models/instance';
-import { associationHandlers } from './_lib/associations';
-import { resourceHandlers } from './_lib/crud';
 import { BadRequestError } from '../core/errors';
 import type { Change, Resource } from './_lib/resource';
 import { clusterResource } from './clusters';
@@ -34,7 +32,7 @@ function clusterEvents({ row, before, after }: Change): AuditEntry[] {
 
 const key = (v: unknown) => String(v).toLowerCase();
 
-export const instanceResource: Resource = {
+export const instanceResource: Resource<'instances', 'findByName' | 'findByShortName' | 'findByAttributes'> = {
   collection: 'instances',
   itemRel: 'instance',
   model: (m) => m.Instance,
@@ -77,23 +75,3 @@ export const instanceResource: Resource = {
   extraAudit: clusterEvents,
 };
 
-const h = resourceHandlers(instanceResource);
-export const listInstances = h.list;
-export const createInstance = h.create;
-export const getInstance = h.get;
-export const replaceInstance = h.replace;
-export const patchInstance = h.patch;
-export const deleteInstance = h.remove;
-export const listInstanceSearches = h.searchIndex;
-export const findInstanceByName = h.search('findByName');
-export const findInstanceByShortName = h.search('findByShortName');
-export const findInstancesByAttributes = h.search('findByAttributes');
-
-const a = associationHandlers(instanceResource);
-export const getInstanceAssociation = a.get;
-export const replaceInstanceAssociation = a.put;
-export const addInstanceAssociationTargets = a.post;
-export const patchInstanceAssociation = a.patch;
-export const deleteInstanceAssociation = a.remove;
-export const getInstanceAssociationMember = a.getMember;
-export const deleteInstanceAssociationMember = a.removeMember;

@@ -8,7 +8,6 @@ import type { Models } from '../models';
 import type { Row, RowModel } from '../models/define';
 import { referenceUsers, type ConfigDefinition, type RankedTable } from '../models/reference-data';
 import type { RequestContext } from '../core/context';
-import { resourceHandlers } from './_lib/crud';
 import { BadRequestError } from '../core/errors';
 import type { Resource } from './_lib/resource';
 
@@ -22,7 +21,7 @@ const underTenant = (itemRel: string, nameOf: (row: Row) => string) => (row: Row
 });
 
 /** A ranked list: `name` unique per tenant, `level`, `description`; deletion refused while something uses a row. */
-function rankedResource(collection: RankedTable, itemRel: string, label: string, model: (m: Models) => RowModel): Resource {
+function rankedResource<C extends RankedTable>(collection: C, itemRel: string, label: string, model: (m: Models) => RowModel): Resource<C, 'findByName'> {
   return {
     collection,
     itemRel,
@@ -72,7 +71,7 @@ function checkConfigDefinitions(_ctx: RequestContext, values: Record<string, any
   }
 }
 
-export const connectPluginResource: Resource = {
+export const connectPluginResource: Resource<'connect_plugins', 'findByPluginClass'> = {
   collection: 'connect_plugins',
   itemRel: 'connectPlugin',
   model: (m) => m.ConnectPlugin,
@@ -92,43 +91,3 @@ export const connectPluginResource: Resource = {
   policy: adminOnlyPolicy,
   check: checkConfigDefinitions,
 };
-
-const c = resourceHandlers(confidentialityResource);
-export const listConfidentialities = c.list;
-export const createConfidentiality = c.create;
-export const getConfidentiality = c.get;
-export const replaceConfidentiality = c.replace;
-export const patchConfidentiality = c.patch;
-export const deleteConfidentiality = c.remove;
-export const listConfidentialitySearches = c.searchIndex;
-export const findConfidentialitiesByName = c.search('findByName');
-
-const i = resourceHandlers(integrityResource);
-export const listIntegrities = i.list;
-export const createIntegrity = i.create;
-export const getIntegrity = i.get;
-export const replaceIntegrity = i.replace;
-export const patchIntegrity = i.patch;
-export const deleteIntegrity = i.remove;
-export const listIntegritySearches = i.searchIndex;
-export const findIntegritiesByName = i.search('findByName');
-
-const s = resourceHandlers(supportTierResource);
-export const listSupportTiers = s.list;
-export const createSupportTier = s.create;
-export const getSupportTier = s.get;
-export const replaceSupportTier = s.replace;
-export const patchSupportTier = s.patch;
-export const deleteSupportTier = s.remove;
-export const listSupportTierSearches = s.searchIndex;
-export const findSupportTiersByName = s.search('findByName');
-
-const p = resourceHandlers(connectPluginResource);
-export const listConnectPlugins = p.list;
-export const createConnectPlugin = p.create;
-export const getConnectPlugin = p.get;
-export const replaceConnectPlugin = p.replace;
-export const patchConnectPlugin = p.patch;
-export const deleteConnectPlugin = p.remove;
-export const listConnectPluginSearches = p.searchIndex;
-export const findConnectPluginByPluginClass = p.search('findByPluginClass');

@@ -1,5 +1,8 @@
-/** Every resource descriptor served by the generic layer, by collection (profiles read it). */
-import type { Resource } from './_lib/resource';
+/**
+ * Every resource the generic layer serves: the one place a resource is registered. Its descriptor answers the
+ * operations of its collection (handlers/_lib/wiring.ts); the index and the profiles list the collections in this
+ * order.
+ */
 import { applicationResource } from './applications';
 import { schemaResource } from './schemas';
 import { streamResource } from './streams';
@@ -18,8 +21,11 @@ import { principalResource } from './application-principals';
 import { credentialResource } from './application-credentials';
 import { deploymentResource } from './application-deployments';
 
-export const resources: Resource[] = [tenantResource, userResource, groupResource, clusterResource, instanceResource, environmentResource, applicationResource, schemaResource, schemaVersionResource, streamResource, streamConfigResource];
-resources.push(confidentialityResource, integrityResource, supportTierResource, connectPluginResource);
-resources.push(accessResource, grantResource, principalResource, credentialResource, deploymentResource);
+export const resources = [
+  userResource, groupResource, instanceResource, clusterResource, environmentResource, tenantResource, streamResource,
+  streamConfigResource, schemaResource, schemaVersionResource, applicationResource, principalResource, accessResource,
+  grantResource, deploymentResource, connectPluginResource, credentialResource, confidentialityResource,
+  integrityResource, supportTierResource,
+] as const;
 
 export const resourceByCollection = (collection: string) => resources.find((r) => r.collection === collection);

@@ -1,19 +1,19 @@
 import { schemaVersionPolicy } from '../auth/policies/schema';
 import type { Row } from '../models/define';
-import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from '../core/context';
 import { resourceHandlers } from './_lib/crud';
 import { checkIfMatch, notModified, validatorHeaders } from './_lib/etag';
 import { ForbiddenError, UnprocessableError } from '../core/errors';
 import { mutate } from './_lib/mutation';
-import { noContent, plain, type Handler } from './_lib/reply';
+import { noContent, plain } from './_lib/reply';
 import type { Resource } from './_lib/resource';
+import { replacesGeneric } from './_lib/wiring';
 import { findVisible } from './_lib/store';
 import { plainVersion, wantsPlain } from './dto/schema-version';
 import { schemaResource } from './schemas';
 import { configsPinning } from '../models/stream-config';
 
-export const schemaVersionResource: Resource = {
+export const schemaVersionResource: Resource<'schema_versions', 'findAllBySchema' | 'findBySchemaAndVersion'> = {
   collection: 'schema_versions',
   itemRel: 'schemaVersion',
   model: (m) => m.SchemaVersion,
@@ -39,20 +39,16 @@ export const schemaVersionResource: Resource = {
 };
 
 const h = resourceHandlers(schemaVersionResource);
-export const listSchemaVersions = h.list;
-export const listSchemaVersionSearches = h.searchIndex;
-export const findSchemaVersionsBySchema = h.search('findAllBySchema');
-export const findSchemaVersionBySchemaAndVersion = h.search('findBySchemaAndVersion');
 
-export const getSchemaVersion: Handler = async (ctx) => {
+export const getSchemaVersion = replacesGeneric(async (ctx) => {
   if (!wantsPlain(ctx)) return h.get(ctx);
   const row = await findVisible(schemaVersionResource, ctx, ctx.params.id);
   if (notModified(ctx, row)) return { status: 304, headers: validatorHeaders(row) };
   return plain(await plainVersion(ctx, row), 200, validatorHeaders(row));
-};
+});
 
 /** Deleting a version is audited on its schema (SCHEMA_VERSION_DELETED). */
-export const deleteSchemaVersion: Handler = async (ctx) => {
+export const deleteSchemaVersion = replacesGeneric(async (ctx) => {
   const row = await findVisible(schemaVersionResource, ctx, ctx.params.id);
   if (!(await schemaVersionPolicy.canDelete(ctx, row))) throw new ForbiddenError('Only the owners of the schema (or SCHEMA_ADMIN) may delete its versions');
   checkIfMatch(ctx, row);
@@ -67,7 +63,5 @@ export const deleteSchemaVersion: Handler = async (ctx) => {
     };
   });
   return noContent();
-};
+});
 
-const a = associationHandlers(schemaVersionResource);
-export const getSchemaVersionAssociation = a.get;

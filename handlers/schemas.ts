@@ -2,9 +2,7 @@ import { mayAssignSchemaOwners, mayUpload, schemaPolicy } from '../auth/policies
 import type { Row } from '../models/define';
 import { ownersRef } from '../models/schema';
 import { schemaUsage } from '../models/stream-config';
-import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from '../core/context';
-import { resourceHandlers } from './_lib/crud';
 import { checkOwnersChange } from './_lib/owners';
 import { ForbiddenError } from '../core/errors';
 import { itemHref, link } from '../core/hal';
@@ -18,7 +16,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   await checkOwnersChange(ctx, values, row, mayAssignSchemaOwners, 'SCHEMA_ADMIN');
 }
 
-export const schemaResource: Resource = {
+export const schemaResource: Resource<'schemas', 'findByName'> = {
   collection: 'schemas',
   itemRel: 'schema',
   model: (m) => m.Schema,
@@ -51,23 +49,6 @@ export const schemaResource: Resource = {
     return out;
   },
 };
-
-const h = resourceHandlers(schemaResource);
-export const listSchemas = h.list;
-export const getSchema = h.get;
-export const replaceSchema = h.replace;
-export const patchSchema = h.patch;
-export const deleteSchema = h.remove;
-export const listSchemaSearches = h.searchIndex;
-export const findSchemasByName = h.search('findByName');
-
-const a = associationHandlers(schemaResource);
-export const getSchemaAssociation = a.get;
-export const replaceSchemaAssociation = a.put;
-export const addSchemaAssociationTargets = a.post;
-export const patchSchemaAssociation = a.patch;
-export const deleteSchemaAssociation = a.remove;
-
 
 export const checkSchema: Handler = async (ctx) => {
   const input = ctx.body as SchemaInput;

@@ -9,11 +9,11 @@ import { pinProblem, propertyProblems, topicNameOf, topicNameProblem } from '../
 import { backwardProblems, type SchemaType } from '../schema-formats';
 import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from '../core/context';
-import { resourceHandlers } from './_lib/crud';
 import { BadRequestError, ConflictError, ForbiddenError, HttpError, NotFoundError, UnprocessableError, type SubError } from '../core/errors';
 import { link } from '../core/hal';
-import { plain, type Handler } from './_lib/reply';
+import { plain } from './_lib/reply';
 import type { Resource } from './_lib/resource';
+import { replacesGeneric } from './_lib/wiring';
 import { findVisible } from './_lib/store';
 import { plainVersion, wantsPlain } from './dto/schema-version';
 import { environmentResource } from './environments';
@@ -90,7 +90,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   }
 }
 
-export const streamConfigResource: Resource = {
+export const streamConfigResource: Resource<'stream_configs', 'findByStream' | 'findByEnvironment' | 'findByStreamAndEnvironment'> = {
   collection: 'stream_configs',
   itemRel: 'streamConfig',
   model: (m) => m.StreamConfig,
@@ -134,30 +134,15 @@ export const streamConfigResource: Resource = {
   }),
 };
 
-const h = resourceHandlers(streamConfigResource);
-export const listStreamConfigs = h.list;
-export const createStreamConfig = h.create;
-export const getStreamConfig = h.get;
-export const replaceStreamConfig = h.replace;
-export const patchStreamConfig = h.patch;
-export const deleteStreamConfig = h.remove;
-export const listStreamConfigSearches = h.searchIndex;
-export const findStreamConfigsByStream = h.search('findByStream');
-export const findStreamConfigsByEnvironment = h.search('findByEnvironment');
-export const findStreamConfigsByStreamAndEnvironment = h.search('findByStreamAndEnvironment');
-
 const a = associationHandlers(streamConfigResource);
 const VERSION_RELS = new Set(['keySchemaVersion', 'valueSchemaVersion']);
 
 /** A pinned version answers the plain DTO for `Accept: application/json` (the Terraform provider), else HAL. */
-export const getStreamConfigAssociation: Handler = async (ctx) => {
+export const getStreamConfigAssociation = replacesGeneric(async (ctx) => {
   if (!VERSION_RELS.has(ctx.params.rel) || !wantsPlain(ctx)) return a.get(ctx);
   const row = await findVisible(streamConfigResource, ctx, ctx.params.id);
   const uid = row[`${ctx.params.rel}Uid`] as string | null;
   const version = uid ? await ctx.models.SchemaVersion.findOne({ where: { uid } }) : null;
   if (!version) throw new NotFoundError(`${ctx.params.rel} is not set`);
   return plain(await plainVersion(ctx, version));
-};
-export const replaceStreamConfigAssociation = a.put;
-export const patchStreamConfigAssociation = a.patch;
-export const deleteStreamConfigAssociation = a.remove;
+});

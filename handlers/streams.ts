@@ -5,9 +5,7 @@ import { openGrantCount } from '../models/application-access';
 import { inUse } from '../models/blockers';
 import { configsWhere, streamHasPinnedVersions } from '../models/stream-config';
 import type { Transaction } from 'sequelize';
-import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from '../core/context';
-import { resourceHandlers } from './_lib/crud';
 import { checkOwnersChange } from './_lib/owners';
 import { BadRequestError, UnprocessableError } from '../core/errors';
 import { link } from '../core/hal';
@@ -40,7 +38,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   await checkOwnersChange(ctx, values, row, mayAssignStreamOwners, 'STREAM_ADMIN');
 }
 
-export const streamResource: Resource = {
+export const streamResource: Resource<'streams', 'findByName' | 'findByOwners'> = {
   collection: 'streams',
   itemRel: 'stream',
   model: (m) => m.Stream,
@@ -78,22 +76,3 @@ export const streamResource: Resource = {
   links: (row, ctx) => ({ streamConfigs: link(`${ctx.base}/stream_configs/search/findByStream?stream=${row.uid}`) }),
 };
 
-const h = resourceHandlers(streamResource);
-export const listStreams = h.list;
-export const createStream = h.create;
-export const getStream = h.get;
-export const replaceStream = h.replace;
-export const patchStream = h.patch;
-export const deleteStream = h.remove;
-export const listStreamSearches = h.searchIndex;
-export const findStreamsByName = h.search('findByName');
-export const findStreamsByOwners = h.search('findByOwners');
-
-const a = associationHandlers(streamResource);
-export const getStreamAssociation = a.get;
-export const replaceStreamAssociation = a.put;
-export const addStreamAssociationTargets = a.post;
-export const patchStreamAssociation = a.patch;
-export const deleteStreamAssociation = a.remove;
-export const getStreamAssociationMember = a.getMember;
-export const deleteStreamAssociationMember = a.removeMember;

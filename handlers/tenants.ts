@@ -54,7 +54,7 @@ async function heldBy(models: Models, tenantUid: string, transaction: Transactio
   return held;
 }
 
-export const tenantResource: Resource = {
+export const tenantResource: Resource<'tenants', 'findByShortName'> = {
   collection: 'tenants',
   itemRel: 'tenant',
   model: (m) => m.Tenant,
@@ -96,14 +96,6 @@ export const tenantResource: Resource = {
 };
 
 const h = resourceHandlers(tenantResource);
-export const listTenants = h.list;
-export const createTenant = h.create;
-export const getTenant = h.get;
-export const replaceTenant = h.replace;
-export const patchTenant = h.patch;
-export const deleteTenant = h.remove;
-export const listTenantSearches = h.searchIndex;
-export const findTenantByShortName = h.search('findByShortName');
 
 /** `GET /tenant`: the caller's own tenant. */
 export const getCurrentTenant = h.current((ctx) => ctx.principal.tenant.uid);

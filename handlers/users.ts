@@ -144,7 +144,7 @@ async function blockers(ctx: RequestContext, row: Row, transaction: Transaction)
 
 const hashed = (v: unknown) => hashSecret(String(v));
 
-export const userResource: Resource = {
+export const userResource: Resource<'users', 'findByEmailAddress'> = {
   collection: 'users',
   itemRel: 'user',
   model: (m) => m.User,
@@ -186,14 +186,6 @@ export const userResource: Resource = {
 };
 
 const h = resourceHandlers(userResource);
-export const listUsers = h.list;
-export const createUser = h.create;
-export const getUser = h.get;
-export const replaceUser = h.replace;
-export const patchUser = h.patch;
-export const deleteUser = h.remove;
-export const listUserSearches = h.searchIndex;
-export const findUsersByEmailAddress = h.search('findByEmailAddress');
 
 /** `GET /user`: the caller (people and service accounts alike). */
 export const getCurrentUser = h.current((ctx) => ctx.principal.user.uid);

@@ -68,8 +68,8 @@ export interface SearchParam {
   ref?: () => Resource;
 }
 
-export interface SearchDef {
-  name: string;
+export interface SearchDef<S extends string = string> {
+  name: S;
   params: SearchParam[];
   /** One item (404 when none) instead of a page. */
   single?: boolean;
@@ -87,9 +87,13 @@ export interface Change {
   after?: Record<string, unknown>;
 }
 
-export interface Resource {
+/**
+ * `C` and `S` are the collection and the names of the searches as literal types (`Resource<'clusters', 'findByName'>`):
+ * the type check derives from them which operations of the spec the descriptor answers (handlers/_lib/wiring.ts).
+ */
+export interface Resource<C extends string = string, S extends string = string> {
   /** Collection path segment and index relation, e.g. `environments`. */
-  collection: string;
+  collection: C;
   /** camelCase singular item relation, e.g. `environment`. */
   itemRel: string;
   model: (m: Models) => RowModel;
@@ -107,7 +111,7 @@ export interface Resource {
   auditActions?: Partial<Record<'CREATED' | 'UPDATED' | 'DELETED', string>>;
   fields: FieldDef[];
   associations: AssociationDef[];
-  searches: SearchDef[];
+  searches: SearchDef<S>[];
   policy: Policy;
   /** Rows of the caller's tenant; `tenants` overrides it. */
   scope?: (ctx: RequestContext) => WhereOptions;

@@ -25,7 +25,9 @@ export function partAssociations(inline?: AssociationDef['inline']): Association
   ];
 }
 
-const SEARCHES: Record<string, SearchDef> = {
+type PartSearch = 'findByApplication' | 'findByApplicationAndEnvironment' | 'findByEnvironment';
+
+const SEARCHES: { [N in PartSearch]: SearchDef<N> } = {
   findByApplication: {
     name: 'findByApplication', params: [{ name: 'application', required: true, ref: () => applicationResource }],
     where: (a) => ({ applicationUid: (a.application as Row).uid }),
@@ -41,7 +43,7 @@ const SEARCHES: Record<string, SearchDef> = {
   },
 };
 
-export const partSearches = (...names: Array<keyof typeof SEARCHES>): SearchDef[] => names.map((n) => SEARCHES[n]);
+export const partSearches = <N extends PartSearch>(...names: N[]): SearchDef<N>[] => names.map((n) => SEARCHES[n]);
 
 /** `auditAs` of a part: under its application, with `{[key]: uid, environment, ...more(row)}` in details. */
 export function partAuditAs(key: string, more: (row: Row) => Record<string, unknown> = () => ({})) {
