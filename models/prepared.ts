@@ -7,16 +7,13 @@
  * parsers Sequelize installs on its connections, so they read as Sequelize's own would. MySQL and MariaDB keep the
  * text path (the pinned mariadb driver has no prepared statements).
  */
-import { ConnectionError, QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { isConnectionLost } from './db-errors';
+import { onPooledConnection } from './sequelize-adapter';
 
+/** pg's client: a named statement is parsed once per connection. */
 interface PgClient {
   query(config: { name: string; text: string; values: unknown[] }, callback: (err: Error | null, res: { rows: Record<string, unknown>[] }) => void): void;
-  _invalid?: boolean;
-}
-interface Pool {
-  getConnection(options: { type: string }): Promise<PgClient>;
-  releaseConnection(connection: PgClient): Promise<void>;
 }
 
 /** One name per statement text: a connection refuses a known name with another text. */
@@ -59,40 +56,14 @@ function preparedText(text: string): string {
 }
 
 /**
- * Sequelize's query hooks and logger see the statement as they see their own (`query.sql`), so whatever observes
- * the statements (the query-count test, a debug log) sees these too.
- */
-type Observed = Sequelize & { runHooks(name: string, ...args: unknown[]): Promise<void>; options: { logging?: unknown } };
-
-/**
  * One prepared statement on a pooled connection. (A batch of statements pipelined in one write still cost the API
  * a wake-up per statement: PostgreSQL answers each statement's Sync in its own write. What one read needs is one
  * statement instead: models/caller.)
  */
-export async function queryPrepared(sequelize: Sequelize, text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
-  const pool = sequelize.connectionManager as unknown as Pool;
-  const options = { type: 'SELECT', prepared: true };
-  const query = { sql: text };
-  const connection = await pool.getConnection(options);
-  try {
-    const { logging } = (sequelize as Observed).options;
-    await (sequelize as Observed).runHooks('beforeQuery', options, query);
-    if (typeof logging === 'function') logging(`Executing (prepared): ${query.sql}`);
+export function queryPrepared(sequelize: Sequelize, text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+  return onPooledConnection(sequelize, text, isConnectionLost, (connection) => new Promise<Record<string, unknown>[]>((resolve, reject) => {
     // pg's promise form left a rejection nobody observed when the database ended the connection under a query
     // (test/integration/database-restart); its callback form does not.
-    const rows = await new Promise<Record<string, unknown>[]>((resolve, reject) => {
-      connection.query({ name: nameOf(text), text, values }, (err, res) => (err ? reject(err) : resolve(res.rows)));
-    });
-    return rows;
-  } catch (err) {
-    // A lost connection goes back to the pool marked unusable, and the pool drops it.
-    if (isConnectionLost(err)) {
-      connection._invalid = true;
-      throw new ConnectionError(err as Error);
-    }
-    throw err;
-  } finally {
-    await (sequelize as Observed).runHooks('afterQuery', options, query);
-    await pool.releaseConnection(connection);
-  }
+    (connection as PgClient).query({ name: nameOf(text), text, values }, (err, res) => (err ? reject(err) : resolve(res.rows)));
+  }));
 }

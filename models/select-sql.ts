@@ -5,17 +5,10 @@
  */
 import { selectRows } from './prepared';
 import type { Row } from './define';
-import { QueryTypes, Utils, type FindOptions, type ModelStatic, type Model, type Transaction, type WhereOptions } from 'sequelize';
+import { readRow, selectSql, typeParser } from './sequelize-adapter';
+import { QueryTypes, type ModelStatic, type Model, type Transaction, type WhereOptions } from 'sequelize';
 
-type Generator = { selectQuery: (table: string, options: object, model: unknown) => string };
-type Mapper = { mapOptionFieldNames: (options: object, model: unknown) => object };
-
-export function selectSql(model: ModelStatic<Model>, options: FindOptions): string {
-  const generator = model.sequelize!.getQueryInterface().queryGenerator as unknown as Generator;
-  // Attribute names to column names, as findAll would.
-  const mapped = (Utils as unknown as Mapper).mapOptionFieldNames({ ...options }, model);
-  return generator.selectQuery(model.getTableName() as string, mapped, model).replace(/;\s*$/, '');
-}
+export { selectSql };
 
 export type Order = [string, 'ASC' | 'DESC'][];
 
@@ -164,7 +157,6 @@ const pgTypeOids: Record<string, number> = { BIGINT: 20, BOOLEAN: 16, CHAR: 1042
 /** text, varchar, bpchar. */
 const STRINGS = new Set([25, 1043, 1042]);
 
-type TypeParsers = { getTypeParser(oid: number): (text: string) => unknown };
 type Attributes = Record<string, { field?: string; type: { key: string } }>;
 
 /** The PostgreSQL type oid of an attribute's values; a type not in pgTypeOids fails here, when a statement is built. */
@@ -173,29 +165,6 @@ export function pgTypeOid(model: ModelStatic<Model>, attribute: string): number 
   const oid = pgTypeOids[key];
   if (oid === undefined) throw new Error(`${model.name}.${attribute}: no PostgreSQL type for ${key} in select-sql pgTypeOids`);
   return oid;
-}
-
-/** What a Sequelize instance holds of its own (sequelize/lib/model.js, the constructor); typed here, not exported by it. */
-interface Instance { dataValues: object; _previousDataValues: object; uniqno: number; _changed: Set<string>; _options: object; isNewRecord: boolean }
-type Schema = { _schema?: string; _schemaDelimiter?: string };
-
-/**
- * The instance `model.build(values, { raw: true, isNewRecord: false })` makes, without the per-attribute `set` it
- * runs for any model with a date or boolean (all of ours): those only call the type sanitizers, which with `raw`
- * leave dates as given and turn the text 'true'/'false' into booleans — and values parsed by PostgreSQL's own
- * parsers are already dates and booleans. Its fields are the constructor's, in its order. A stream read builds
- * seven rows (tenant, user, stream, targets): the decode's share of the API's profile went from 11 % to 3 %, Node
- * CPU per read from ~670 to ~620 µs (1M streams, 32 connections).
- */
-function readRow<T extends Model>(model: ModelStatic<T>, values: Record<string, unknown>): T {
-  const row = Object.create(model.prototype) as Instance;
-  row.dataValues = values;
-  row._previousDataValues = { ...values };
-  row.uniqno = 1;
-  row._changed = new Set();
-  row._options = { isNewRecord: false, _schema: (model as Schema)._schema, _schemaDelimiter: (model as Schema)._schemaDelimiter, raw: true };
-  row.isNewRecord = false;
-  return row as unknown as T;
 }
 
 /**
@@ -213,8 +182,7 @@ export function textColumns<T extends Model>(model: ModelStatic<T>, table: strin
   const attributes = Object.keys(m.getAttributes()).filter((a) => !wanted || wanted.has(a));
   // json_build_array takes at most 100 arguments (PostgreSQL's FUNC_MAX_ARGS).
   if (attributes.length > 100) throw new Error(`${model.name}: more than 100 columns for one JSON array`);
-  const connections = m.sequelize!.connectionManager as unknown as TypeParsers;
-  const parsers = attributes.map((a) => connections.getTypeParser(pgTypeOid(m, a)));
+  const parsers = attributes.map((a) => typeParser(m.sequelize!, pgTypeOid(m, a)));
   const uid = attributes.indexOf('uid');
   // Strings go as they are (a CHAR keeps its padding, which ::text would strip); any other type as its text form,
   // which is what its parser reads (JSON would write dates and numbers its own way).
