@@ -6,9 +6,8 @@
  */
 import { QueryTypes, type Model, type ModelStatic, type Transaction } from 'sequelize';
 import type { Row } from './define';
-import type { CallerModels } from './caller';
 import { byUidSql, byUidsSql, linkedSql, selectColumns, type Columns } from './select-sql';
-import { CALLER_USER, callerFrom, callerValues, isTenantRow, type ItemWanted } from './caller';
+import { CALLER_USER, callerFrom, callerValues, isTenantRow, type CallerModels, type ItemWanted } from './caller';
 import { linksFrom, sequelizeReads, type DataAccess } from './data-access';
 
 /** A row of the model from a statement's row read under `columns`' aliases. */

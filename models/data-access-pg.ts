@@ -8,11 +8,10 @@
  */
 import { QueryTypes, type Model, type ModelStatic, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
 import type { Row } from './define';
-import type { CallerModels } from './caller';
 import { isConnectionLost } from './db-errors';
 import { onPooledConnection, readRow, selectSql, typeParser } from './sequelize-adapter';
 import { byUidSql, byUidsSql, columnOf, linkedSql, linksOf, tableOf, type Order, type RelatedWanted, type Targets } from './select-sql';
-import { CALLER_USER, callerFrom, callerValues, isTenantRow, type Caller, type ItemWanted } from './caller';
+import { CALLER_USER, callerFrom, callerValues, isTenantRow, type Caller, type CallerModels, type ItemWanted } from './caller';
 import { linksFrom, sequelizeReads, type DataAccess } from './data-access';
 
 export function pgDataAccess(models: CallerModels): DataAccess {
