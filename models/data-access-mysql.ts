@@ -8,7 +8,7 @@ import { QueryTypes, type Model, type ModelStatic, type Transaction } from 'sequ
 import type { Row } from './define';
 import { byUidSql, byUidsSql, linkedSql, selectColumns, type Columns } from './select-sql';
 import { CALLER_USER, callerFrom, callerValues, isTenantRow, type CallerModels, type ItemWanted } from './caller';
-import { linksFrom, sequelizeReads, type DataAccess } from './data-access';
+import { linkSourcesReader, linksFrom, sequelizeReads, type DataAccess } from './data-access';
 
 /** A row of the model from a statement's row read under `columns`' aliases. */
 function build<M extends Model>(model: ModelStatic<M>, columns: Columns, row: Record<string, unknown>): M {
@@ -31,6 +31,7 @@ export function mysqlDataAccess(models: CallerModels): DataAccess {
   return {
     ...sequelizeReads,
     select,
+    readLinkSources: linkSourcesReader(select),
     readCaller: (realm, userUid, item) => readCaller(models, realm, userUid, item),
     async readByUid(model, uid, tenantUid, transaction) {
       const [row] = await select(byUidSql(model as ModelStatic<Model>), [uid, tenantUid], transaction);

@@ -12,7 +12,7 @@ import { isConnectionLost } from './db-errors';
 import { onPooledConnection, readRow, selectSql, typeParser } from './sequelize-adapter';
 import { byUidSql, byUidsSql, columnOf, linkedSql, linksOf, tableOf, type Order, type RelatedWanted, type Targets } from './select-sql';
 import { CALLER_USER, callerFrom, callerValues, isTenantRow, type Caller, type CallerModels, type ItemWanted } from './caller';
-import { linksFrom, sequelizeReads, type DataAccess } from './data-access';
+import { linkSourcesReader, linksFrom, sequelizeReads, type DataAccess } from './data-access';
 
 export function pgDataAccess(models: CallerModels): DataAccess {
   const { sequelize } = models;
@@ -20,6 +20,7 @@ export function pgDataAccess(models: CallerModels): DataAccess {
   return {
     ...sequelizeReads,
     select,
+    readLinkSources: linkSourcesReader(select),
     readCaller: (realm, userUid, item) => readCaller(models, realm, userUid, item),
     async readByUid(model, uid, tenantUid, transaction) {
       const [row] = await select(byUidSql(model as ModelStatic<Model>), [uid, tenantUid], transaction);

@@ -8,7 +8,7 @@
 import type { Model, ModelStatic, Transaction, WhereOptions } from 'sequelize';
 import type { Row } from './define';
 import type { Caller, ItemWanted } from './caller';
-import type { Order, RelatedWanted, Targets } from './select-sql';
+import { linkSourcesSql, type Order, type RelatedWanted, type Targets } from './select-sql';
 
 export type { Caller, ItemWanted } from './caller';
 export type { Order, RelatedWanted, Targets } from './select-sql';
@@ -41,8 +41,15 @@ export interface DataAccess {
   readOne<M extends Model>(model: ModelStatic<M>, where: WhereOptions, order?: Order, transaction?: Transaction): Promise<M | null>;
   /** Every row matching `where`, in `order`. */
   readAll<M extends Model>(model: ModelStatic<M>, where: WhereOptions, order: Order, transaction?: Transaction): Promise<M[]>;
+  /** The sources linked to one target in any of these join tables (the groups a user is in), each once. */
+  readLinkSources(joins: ModelStatic<Model>[], targetUid: string, transaction?: Transaction): Promise<string[]>;
   /** The rows of a hand-written SELECT whose `?` take `values` (an array value fills `IN (?)`). */
   select(sql: string, values: unknown[], transaction?: Transaction): Promise<Record<string, unknown>[]>;
+}
+
+/** The link sources of linkSourcesSql, read through an implementation's `select`. */
+export function linkSourcesReader(select: DataAccess['select']): DataAccess['readLinkSources'] {
+  return async (joins, targetUid, transaction) => (await select(linkSourcesSql(joins), joins.map(() => targetUid), transaction)).map((r) => r.g as string);
 }
 
 /** The reads both implementations make through Sequelize's own findOne and findAll. */

@@ -126,6 +126,25 @@ export function linkedSql(join: ModelStatic<Model>, target: ModelStatic<Model>):
   return built;
 }
 
+/** Per first join model, per list of join models (by name): the sources linked to one target in any of them. */
+const linkSourcesStatements = new WeakMap<ModelStatic<Model>, Map<string, string>>();
+
+/**
+ * The sources (`g`) linked to the target `?` in any of the `joins` tables, each once; one placeholder per join,
+ * each taking the same target uid.
+ */
+export function linkSourcesSql(joins: ModelStatic<Model>[]): string {
+  let byNames = linkSourcesStatements.get(joins[0]);
+  if (!byNames) linkSourcesStatements.set(joins[0], (byNames = new Map()));
+  const names = joins.map((m) => m.name).join(',');
+  let sql = byNames.get(names);
+  if (!sql) {
+    sql = joins.map((m) => `SELECT ${columnOf(m, 'sourceUid')} AS g FROM ${tableOf(m)} WHERE ${columnOf(m, 'targetUid')} = ?`).join(' UNION ');
+    byNames.set(names, sql);
+  }
+  return sql;
+}
+
 /**
  * A to-one (`attribute` of the row names the target) or to-many (`join` links row and targets) association whose
  * targets a read renders.
