@@ -6,7 +6,6 @@
  * as findAll builds them.
  */
 import type { Model, ModelStatic, Transaction, WhereOptions } from 'sequelize';
-import type { Row } from './define';
 import type { Caller, ItemWanted } from './caller';
 import { linkSourcesSql, type Order, type RelatedWanted, type Targets } from './select-sql';
 
