@@ -1,13 +1,13 @@
 /**
- * The data access on MySQL and MariaDB: the statements of models/select-sql and models/caller as text through
+ * The data access on MySQL and MariaDB: the statements of models/select-sql as text through
  * Sequelize (the pinned mariadb driver has no prepared statements), a column per attribute under the names findAll
  * gives them, each row built by model.build as findAll builds it (its type sanitizers read these drivers'
  * booleans). An item's associations and a page's targets are read after their rows (handlers/_lib/store).
  */
 import { QueryTypes, type Model, type ModelStatic, type Transaction } from 'sequelize';
 import type { Row } from './define';
-import { byUidSql, byUidsSql, linkedSql, selectColumns, type Columns } from './select-sql';
-import { CALLER_USER, callerFrom, callerValues, isTenantRow, type CallerModels, type ItemWanted } from './caller';
+import { byUidSql, byUidsSql, CALLER_USER, callerFrom, callerValues, isTenantRow, linkedSql, selectColumns, type Columns } from './select-sql';
+import type { CallerModels, ItemWanted } from './caller';
 import { linkSourcesReader, linksFrom, sequelizeReads, type DataAccess } from './data-access';
 
 /** A row of the model from a statement's row read under `columns`' aliases. */

@@ -10,8 +10,8 @@ import { QueryTypes, type Model, type ModelStatic, type Sequelize, type Transact
 import type { Row } from './define';
 import { isConnectionLost } from './db-errors';
 import { onPooledConnection, readRow, selectSql, typeParser } from './sequelize-adapter';
-import { byUidSql, byUidsSql, columnOf, linkedSql, linksOf, tableOf, type Order, type RelatedWanted, type Targets } from './select-sql';
-import { CALLER_USER, callerFrom, callerValues, isTenantRow, type Caller, type CallerModels, type ItemWanted } from './caller';
+import { byUidSql, byUidsSql, CALLER_USER, callerFrom, callerValues, columnOf, isTenantRow, linkedSql, linksOf, tableOf, type Order, type RelatedWanted, type Targets } from './select-sql';
+import type { Caller, CallerModels, ItemWanted } from './caller';
 import { linkSourcesReader, linksFrom, sequelizeReads, type DataAccess } from './data-access';
 
 export function pgDataAccess(models: CallerModels): DataAccess {

@@ -1,10 +1,12 @@
 /**
  * SQL text both dialect families send, built once per model where it can be: the SQL of a findAll embedded in a
- * larger statement (a UNION ALL of slices, a bounded count), a model's columns as a select list, and the statements
- * by uid, by uids and of a to-many association's links. The data-access implementations (models/data-access-pg,
- * models/data-access-mysql) run them and decode their rows, each its own way.
+ * larger statement (a UNION ALL of slices, a bounded count), a model's columns as a select list, the statements by
+ * uid, by uids and of a to-many association's links, the groups linked to a user, and the tables of the caller's
+ * statement. The data-access implementations (models/data-access-pg, models/data-access-mysql) run them and
+ * decode their rows, each its own way.
  */
 import type { Row } from './define';
+import type { Models } from '../core/context';
 import { selectSql } from './sequelize-adapter';
 import { QueryTypes, type ModelStatic, type Model, type WhereOptions } from 'sequelize';
 
@@ -155,3 +157,33 @@ export type RelatedWanted =
 
 /** Per association asked for, a row's targets (to-one: none or one; to-many: in link order). */
 export type Targets = Map<string, Row[]>;
+
+/**
+ * What a request needs of its caller's user row (the principal's uid, roles, email and name). Its password and
+ * client-secret hashes, settings and federation links are not read on every request; code that needs them reads
+ * the user itself.
+ */
+export const CALLER_USER = new Set(['uid', 'tenantUid', 'email', 'roles', 'firstName', 'middleName', 'lastName', 'version']);
+
+/** Whether a model's rows belong to one tenant (a `tenantUid` attribute): only those can be read alongside. */
+export const isTenantRow = (model: ModelStatic<Model>): boolean => 'tenantUid' in model.getAttributes();
+
+/** What the caller's statement reads besides the item: the tenants and users. */
+export type CallerModels = Pick<Models, 'sequelize' | 'Tenant' | 'User'>;
+
+/**
+ * The tables of the caller's statement: the tenant `t` by its short name, its user `u` and, when a GET names one,
+ * the item `r` in that tenant; placeholders, in order: user uid, item uid (with an item), realm.
+ */
+export function callerFrom(models: CallerModels, item?: ModelStatic<Model>): string {
+  const q = (name: string) => models.sequelize.getQueryInterface().quoteIdentifier(name);
+  return ` FROM ${tableOf(models.Tenant as ModelStatic<Model>)} t`
+    + ` LEFT JOIN ${tableOf(models.User as ModelStatic<Model>)} u ON u.${q('tenant_uid')} = t.${q('uid')} AND u.${q('uid')} = ?`
+    + (item ? ` LEFT JOIN ${tableOf(item)} r ON r.${columnOf(item, 'tenantUid')} = t.${q('uid')} AND r.${columnOf(item, 'uid')} = ?` : '')
+    + ` WHERE t.${q('short_name')} = ?`;
+}
+
+/** The values of the caller's statement, in its placeholders' order (see callerFrom). */
+export function callerValues(realm: string, userUid: string, item?: { uid: string }): string[] {
+  return item ? [userUid, item.uid, realm] : [userUid, realm];
+}

@@ -123,9 +123,9 @@ export async function loadRelated(resource: Resource, rows: Row[], ctx: RequestC
 }
 
 /**
- * The targets read with the caller for the item this GET names (auth/authenticate, the data access's readCaller). Also when the row itself was read
- * again (a caller whose scope has a visibility rule): targets are not subject to the caller's visibility, so they
- * are the same for every reader.
+ * The targets read with the caller for the item this GET names (auth/authenticate: the data access's readCaller).
+ * Also when the row itself was read again (a caller whose scope has a visibility rule): targets are not subject to
+ * the caller's visibility, so they are the same for every reader.
  */
 function earlyTargets(resource: Resource, row: Row, ctx: RequestContext): Map<string, Targets> | undefined {
   const early = ctx.prefetched;
@@ -133,9 +133,9 @@ function earlyTargets(resource: Resource, row: Row, ctx: RequestContext): Map<st
 }
 
 /**
- * Targets read with the caller (auth/authenticate, the data access's readCaller), when they answer for this row: a to-one target is taken only when
- * it is the one the row names (a caller whose scope has a visibility rule reads the row again, and may read it
- * changed since; then the target is read again too).
+ * Targets read with the caller (readCaller), when they answer for this row: a to-one target is taken only when it
+ * is the one the row names (a caller whose scope has a visibility rule reads the row again, and may read it changed
+ * since; then the target is read again too).
  */
 function takeEarly(assoc: AssociationDef, row: Row, targets: Row[] | undefined, related: Related): boolean {
   if (!targets) return false;
