@@ -103,7 +103,7 @@ export function createAuthenticator(deps: Deps & { keys?: KeyStore; findCaller?:
   };
 
   async function tenantOnly(realm: string): Promise<Caller | null> {
-    const tenant = await deps.models.Tenant.findOne({ where: { shortName: realm } });
+    const tenant = await deps.models.data.readOne(deps.models.Tenant, { shortName: realm });
     return tenant ? { tenant, user: null } : null;
   }
 }
