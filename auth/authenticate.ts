@@ -1,7 +1,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import jwt, { type Jwt, type JwtHeader, type JwtPayload } from 'jsonwebtoken';
 import { ConnectionError } from 'sequelize';
-import type { Deps, Principal } from '../core/context';
+import type { Deps, Prefetched, Principal } from '../core/context';
 import { HttpError, UnauthorizedError } from '../core/errors';
 import type { Row } from '../models/define';
 import { isConnectionLost } from '../models/db-errors';
@@ -12,11 +12,17 @@ import { createPublicKeyLookup, KeySourceUnavailableError, UnknownSigningKeyErro
 import type { KeyStore } from './keys';
 import { issuerOf, realmOfIssuer } from './tokens';
 import { createVerifiedTokenCache } from './verified-tokens';
-import { findCaller, type Caller, type ItemWanted } from '../models/caller';
+import type { Caller, ItemWanted } from '../models/caller';
 
 export type Headers = Record<string, string | string[] | undefined>;
-/** `item`: a row the request reads by uid, fetched in the caller's round trip (models/caller) where possible. */
-export type Authenticate = (headers: Headers, item?: ItemWanted) => Promise<Principal>;
+/**
+ * `item`: a row the request reads by uid, fetched in the caller's round trip (models/caller) where possible, and
+ * answered as `prefetched` beside the principal, for the request context.
+ */
+export type Authenticate = (headers: Headers, item?: ItemWanted) => Promise<Authenticated>;
+
+/** The principal, and the row the request named when it was read with the caller. */
+export type Authenticated = Principal & { prefetched?: Prefetched };
 
 /** Embedded issuer: the realm's tenant and its user whose uid is the token's `sub` (null: no such user). */
 export type CallerLookup = (realm: string, userUid: string, item?: ItemWanted) => Promise<Caller | null>;
@@ -24,9 +30,9 @@ export type CallerLookup = (realm: string, userUid: string, item?: ItemWanted) =
 const CLOCK_TOLERANCE_SECONDS = 30;
 
 /** Turns `Authorization: Bearer <jwt>` into a Principal, or throws 401 (CONTRACT §1.3). */
-/** `findCaller` reads the tenant and user of a request (models/caller); tests without a database pass their own. */
+/** `findCaller` reads the tenant and user of a request (the data access's readCaller); tests without a database pass their own. */
 export function createAuthenticator(deps: Deps & { keys?: KeyStore; findCaller?: CallerLookup }): Authenticate {
-  const lookupCaller: CallerLookup = deps.findCaller ?? ((realm, sub, item) => findCaller(deps.models, realm, sub, item));
+  const lookupCaller: CallerLookup = deps.findCaller ?? ((realm, sub, item) => deps.models.data.readCaller(realm, sub, item));
   const external = deps.config.externalAuthUrl !== undefined;
   const embeddedKeys = external ? undefined : deps.keys;
   const publicKeyOf = createPublicKeyLookup({ authUrl: deps.authUrl, keys: embeddedKeys });
@@ -55,7 +61,7 @@ export function createAuthenticator(deps: Deps & { keys?: KeyStore; findCaller?:
     return key;
   }
 
-  return async function authenticate(headers: Headers, item?: ItemWanted): Promise<Principal> {
+  return async function authenticate(headers: Headers, item?: ItemWanted): Promise<Authenticated> {
     const token = bearerToken(headers);
     let known = verified.get(token);
     let realm: string;
@@ -97,7 +103,7 @@ export function createAuthenticator(deps: Deps & { keys?: KeyStore; findCaller?:
   };
 
   async function tenantOnly(realm: string): Promise<Caller | null> {
-    const tenant = await deps.models.Tenant.findOne({ where: { shortName: realm } });
+    const tenant = await deps.models.data.readOne(deps.models.Tenant, { shortName: realm });
     return tenant ? { tenant, user: null } : null;
   }
 }

@@ -13,7 +13,7 @@ const PARENTS = new Set<string>(['Application', 'Stream', 'Schema']);
 /** The row of `model` with `uid` in the caller's tenant, or null. */
 export function parentRow(ctx: RequestContext, model: ParentModel, uid: string | null | undefined): Promise<Row | null> {
   if (!uid) return Promise.resolve(null);
-  return memo(ctx, `${model}:${uid}`, () => ctx.models[model].findOne({ where: { uid, tenantUid: ctx.principal.tenant.uid }, transaction: ctx.transaction }));
+  return memo(ctx, `${model}:${uid}`, () => ctx.models.data.readByUid(ctx.models[model], uid, ctx.principal.tenant.uid, ctx.transaction));
 }
 
 /** Rows just read in this request: later checks use them. */

@@ -2,8 +2,7 @@
  * The permission model (CONTRACT §7) in one place. Every 403, and every edit/delete link, asks here.
  * TENANT_ADMIN may do everything in its tenant; SUPER_ADMIN is a TENANT_ADMIN of its own tenant plus tenant CRUD.
  */
-import { Op, QueryTypes, type WhereOptions } from 'sequelize';
-import { columnOf, tableOf } from '../models/select-sql';
+import { Op, type WhereOptions } from 'sequelize';
 import type { RequestContext } from '../core/context';
 import type { JoinModel } from '../models/join';
 import { memo } from '../core/request-memo';
@@ -23,23 +22,10 @@ export function groupsOf(ctx: RequestContext): Promise<Set<string>> {
   return joinedGroups(ctx, 'groups', [GroupMember, GroupManager, GroupResourceManager]);
 }
 
-/** Per models (dialect) and list of join tables: one statement for the groups linked to a user in any of them. */
-const groupStatements = new WeakMap<object, Map<string, string>>();
-
+/** The groups linked to the caller's user in any of the `joins` tables, once per request under `key`. */
 function joinedGroups(ctx: RequestContext, key: string, joins: JoinModel[]): Promise<Set<string>> {
   const userUid = ctx.principal.user.uid;
-  let built = groupStatements.get(ctx.models);
-  if (!built) groupStatements.set(ctx.models, (built = new Map()));
-  let sql = built.get(key);
-  if (!sql) {
-    sql = joins.map((m) => `SELECT ${columnOf(m, 'sourceUid')} AS g FROM ${tableOf(m)} WHERE ${columnOf(m, 'targetUid')} = :user`).join(' UNION ');
-    built.set(key, sql);
-  }
-  const statement = sql;
-  return memo(ctx, key, async () => {
-    const rows = await ctx.models.sequelize.query<{ g: string }>(statement, { replacements: { user: userUid }, type: QueryTypes.SELECT, transaction: ctx.transaction });
-    return new Set(rows.map((r) => r.g));
-  });
+  return memo(ctx, key, async () => new Set(await ctx.models.data.readLinkSources(joins, userUid, ctx.transaction)));
 }
 
 /** Groups the caller manages (not resource-manages), once per request. */

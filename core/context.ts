@@ -11,14 +11,6 @@ export interface Principal {
   roles: Set<string>;
   email: string;
   fullName: string;
-  /**
-   * The row a GET of one item names, read with the caller in one statement and within the caller's tenant (row
-   * null: none there); the store takes it only where the caller's scope is that tenant alone and no transaction is
-   * open (handlers/_lib/store). `targets`: the targets of its associations, read in the same round trip
-   * (PostgreSQL), per association; the store takes them for this item whatever the caller's scope (targets are not
-   * subject to visibility).
-   */
-  prefetched?: Prefetched;
 }
 
 /** A row read with the caller for a GET of one item, and the targets of its associations (per relation). */
@@ -57,6 +49,14 @@ export interface RequestContext {
   rawQuery: Record<string, string | string[]>;
   body: unknown;
   contentType: string | undefined;
+  /**
+   * The row a GET of one item names, read with the caller in one statement and within the caller's tenant (row
+   * null: none there); the store takes it only where the caller's scope is that tenant alone and no transaction is
+   * open (handlers/_lib/store). `targets`: the targets of its associations, read in the same round trip where the
+   * data access can, per association; the store takes them for this item whatever the caller's scope (targets are
+   * not subject to visibility).
+   */
+  prefetched?: Prefetched;
   /**
    * The write's transaction while one is open (handlers/_lib/mutation). Permission reads (auth/permissions,
    * auth/parent-rows) run in it: a write that held one pooled connection and waited for a second could, under

@@ -16,12 +16,11 @@ export function openDatabase(url: string, extra: Options = {}): Sequelize {
   };
   if (dialect === 'postgres') {
     options.dialectModule ??= guardedPg;
-    // plan_cache_mode: our prepared statements (models/prepared) all read rows by key. PostgreSQL's first five
-    // executions on each connection plan the statement for their values (~1–12 ms each), and a list `= ANY($1)`
-    // was planned on every call (~0.25 ms), its generic plan estimated for more values than a page passes.
-    // random_page_cost: the usual value for SSDs and cached tables (the default 4 prices spinning disks). With 4,
-    // a count in name order over a tenant's 1,001 streams sorted the table (2.0 ms) instead of walking its
-    // (tenant, name) index (0.7 ms), so a page cost more at 1k streams than at 1M.
+    // plan_cache_mode: our prepared statements (models/data-access-pg) all read rows by key. Otherwise PostgreSQL's
+    // first five executions on each connection plan the statement for their values, and a list `= ANY($1)` is
+    // planned on every call, its generic plan estimated for more values than a page passes.
+    // random_page_cost: the usual value for SSDs and cached tables (the default 4 prices spinning disks); with 4, a
+    // count in name order over a small tenant sorts the table instead of walking its (tenant, name) index.
     options.dialectOptions = {
       connectionTimeoutMillis: 5_000, options: '-c plan_cache_mode=force_generic_plan -c random_page_cost=1.1', ...(extra.dialectOptions ?? {}),
     };

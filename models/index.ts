@@ -1,4 +1,7 @@
 import type { Sequelize } from 'sequelize';
+import type { DataAccess } from './data-access';
+import { pgDataAccess } from './data-access-pg';
+import { mysqlDataAccess } from './data-access-mysql';
 import { defineTenant } from './tenant';
 import { defineTenantContact } from './tenant-contact';
 import { defineUser } from './user';
@@ -18,9 +21,12 @@ import { defineApplicationCredential, defineApplicationPrincipal } from './appli
 import { defineApplicationDeployment } from './application-deployment';
 import { defineConnectPlugin, defineRankedReference } from './reference-data';
 
-/** All models of one database connection. */
+/**
+ * All models of one database connection, and `data`, the reads of their rows: the one place the dialect decides
+ * which data-access implementation serves them (models/data-access).
+ */
 export function initModels(sequelize: Sequelize) {
-  return {
+  const models = {
     sequelize,
     Tenant: defineTenant(sequelize),
     TenantContact: defineTenantContact(sequelize),
@@ -55,6 +61,8 @@ export function initModels(sequelize: Sequelize) {
     SigningKey: defineSigningKey(sequelize),
     AuditEvent: defineAuditEvent(sequelize),
   };
+  const data: DataAccess = sequelize.getDialect() === 'postgres' ? pgDataAccess(models) : mysqlDataAccess(models);
+  return Object.assign(models, { data });
 }
 
 type ModelSet = ReturnType<typeof initModels>;

@@ -12,7 +12,7 @@ import parseUrl from 'parseurl';
 import { OpenAPIBackend, type Context as ObContext, type Request as ObRequest } from 'openapi-backend';
 import { randomUUID } from 'node:crypto';
 import { handlers } from '../handlers';
-import type { Deps, Principal, RequestContext } from '../core/context';
+import type { Deps, Prefetched, Principal, RequestContext } from '../core/context';
 import type { ItemWanted } from '../models/caller';
 import { uidOf } from '../handlers/_lib/references';
 import { ForbiddenError, HttpError, MethodNotAllowedError, NotFoundError } from '../core/errors';
@@ -30,7 +30,8 @@ import { plainCheckOf, type DeclaredParameter, type PlainCheck } from './plain-p
 
 export interface AppOptions {
   deps: Deps;
-  authenticate: (headers: Request['headers'], item?: ItemWanted) => Promise<Principal>;
+  /** With `item`, the principal may come with that row, read alongside (`prefetched`, for the request context). */
+  authenticate: (headers: Request['headers'], item?: ItemWanted) => Promise<Principal & { prefetched?: Prefetched }>;
   /** The embedded IdP's router, mounted at /auth; absent in external IdP mode. */
   issuer?: express.Router;
 }
@@ -156,7 +157,10 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     const obRequest: ObRequest = { method, path, headers: req.headers as never };
     const operation = api.router.matchOperation(obRequest) as Operation | undefined;
     const isPublic = Array.isArray(operation?.security) && operation.security.length === 0;
-    const principal = isPublic ? undefined : await options.authenticate(req.headers, method === 'GET' ? itemWanted(operation, relative) : undefined);
+    const authenticated = isPublic ? undefined : await options.authenticate(req.headers, method === 'GET' ? itemWanted(operation, relative) : undefined);
+    let principal: Principal | undefined;
+    let prefetched: Prefetched | undefined;
+    if (authenticated) ({ prefetched, ...principal } = authenticated);
     if (!operation) throw routeError(method, path);
     if (MUTATING.has(method)) checkXsrf(req);
     checkPathSegments(relative, operation.path);
@@ -177,7 +181,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
       deps, models: deps.models, base: baseUrl(req, deps.config.publicUrl, basePath),
       principal: principal as Principal, requestId,
       method, path: relative, headers: req.headers, params: {}, query: {},
-      rawQuery: query, body, contentType: mediaType,
+      rawQuery: query, body, contentType: mediaType, prefetched,
     };
     const headersForValidation = { ...req.headers };
     if (mediaType && mediaType !== 'application/json' && mediaType !== 'text/uri-list' && typeof body === 'object') {

@@ -1,11 +1,15 @@
-/** Generic reads: tenancy and visibility first, then the caller's filter, paging and related rows. */
+/**
+ * Generic reads: tenancy and visibility first, then the caller's filter, paging and related rows. Every read goes
+ * through the data access (`ctx.models.data`, models/data-access), whose implementation the dialect chose at start.
+ */
 import { Op, type Model, type ModelStatic, type Transaction, type WhereOptions } from 'sequelize';
 import type { Row } from '../../models/define';
 import type { RequestContext } from '../../core/context';
 import { BadRequestError, NotFoundError } from '../../core/errors';
 import { isNone, uidOf } from './references';
 import { COUNT_WINDOW, orderOf, type PageRequest } from './paging';
-import { countSlicesUpTo, findByUidInTenant, findByUids, findLinked, findPageWithTargets, readsAsText, type Order, type RelatedWanted, type Targets } from '../../models/select-sql';
+import type { Order, RelatedWanted, Targets } from '../../models/data-access';
+import { countSlicesUpTo } from '../../models/select-sql';
 import type { AssociationDef, Resource } from './resource';
 
 export async function scopeOf(resource: Resource, ctx: RequestContext): Promise<WhereOptions> {
@@ -28,11 +32,11 @@ async function findByUid(resource: Resource, ctx: RequestContext, uid: string, t
   const scope = await scopeOf(resource, ctx);
   const model = resource.model(ctx.models);
   if (isTenantOnly(scope, ctx)) {
-    const early = ctx.principal.prefetched;
+    const early = ctx.prefetched;
     if (!transaction && early?.model === model && early.uid === uid) return early.row;
-    return findByUidInTenant(model, uid, ctx.principal.tenant.uid, transaction);
+    return ctx.models.data.readByUid(model, uid, ctx.principal.tenant.uid, transaction);
   }
-  return model.findOne({ where: { [Op.and]: [{ uid }, scope] }, transaction });
+  return ctx.models.data.readOne(model, { [Op.and]: [{ uid }, scope] }, undefined, transaction);
 }
 
 /** The row, or 404 when it does not exist or the caller may not see it (another tenant included). */
@@ -46,16 +50,15 @@ export async function findVisible(resource: Resource, ctx: RequestContext, id: s
 /**
  * One page and its bounded total. A page that is not full tells the total by itself (no count query); otherwise
  * the matching rows are counted only up to the window past the page, off the same index the page is read from.
- * With `wanted`, PostgreSQL reads the targets of those associations with the rows (`targets`, per row uid).
+ * With `wanted`, the targets of those associations where the data access reads them with the rows (`targets`,
+ * per row uid: PostgreSQL).
  */
 export async function findPage(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, page: PageRequest, wanted?: RelatedWanted[]): Promise<{ rows: Row[]; total: number; capped: boolean; targets?: Map<string, Targets> }> {
   const scope = await scopeOf(resource, ctx);
   const matching = where ? { [Op.and]: [scope, where] } : scope;
   const model = resource.model(ctx.models);
   const offset = page.page * page.size;
-  const { rows, targets } = wanted && ctx.models.sequelize.getDialect() === 'postgres' && readsAsText(model as ModelStatic<Model>)
-    ? await findPageWithTargets(model, matching, orderOf(page), page.size, offset, wanted)
-    : { rows: await model.findAll({ where: matching, order: orderOf(page), limit: page.size, offset }), targets: undefined };
+  const { rows, targets } = await ctx.models.data.readPage(model, matching, orderOf(page), page.size, offset, wanted);
   if (rows.length > 0 && rows.length < page.size) return { rows, targets, total: offset + rows.length, capped: false };
   if (rows.length === 0 && offset === 0) return { rows, targets, total: 0, capped: false };
   return { rows, targets, ...(await boundedCount(model, [matching], page, orderOf(page))) };
@@ -73,7 +76,7 @@ export async function boundedCount(model: ModelStatic<Model>, slices: WhereOptio
 }
 
 export async function findOneWhere(resource: Resource, ctx: RequestContext, where: WhereOptions): Promise<Row | null> {
-  return resource.model(ctx.models).findOne({ where: { [Op.and]: [await scopeOf(resource, ctx), where] }, order: [['createdAt', 'ASC'], ['uid', 'ASC']] });
+  return ctx.models.data.readOne(resource.model(ctx.models), { [Op.and]: [await scopeOf(resource, ctx), where] }, [['createdAt', 'ASC'], ['uid', 'ASC']]);
 }
 
 /**
@@ -120,19 +123,19 @@ export async function loadRelated(resource: Resource, rows: Row[], ctx: RequestC
 }
 
 /**
- * The targets read with the caller for the item this GET names (models/caller). Also when the row itself was read
- * again (a caller whose scope has a visibility rule): targets are not subject to the caller's visibility, so they
- * are the same for every reader.
+ * The targets read with the caller for the item this GET names (auth/authenticate: the data access's readCaller).
+ * Also when the row itself was read again (a caller whose scope has a visibility rule): targets are not subject to
+ * the caller's visibility, so they are the same for every reader.
  */
 function earlyTargets(resource: Resource, row: Row, ctx: RequestContext): Map<string, Targets> | undefined {
-  const early = ctx.principal.prefetched;
+  const early = ctx.prefetched;
   return early?.targets && early.uid === row.uid && early.model === resource.model(ctx.models) ? new Map([[row.uid as string, early.targets]]) : undefined;
 }
 
 /**
- * Targets read with the caller (models/caller), when they answer for this row: a to-one target is taken only when
- * it is the one the row names (a caller whose scope has a visibility rule reads the row again, and may read it
- * changed since; then the target is read again too).
+ * Targets read with the caller (readCaller), when they answer for this row: a to-one target is taken only when it
+ * is the one the row names (a caller whose scope has a visibility rule reads the row again, and may read it changed
+ * since; then the target is read again too).
  */
 function takeEarly(assoc: AssociationDef, row: Row, targets: Row[] | undefined, related: Related): boolean {
   if (!targets) return false;
@@ -149,14 +152,14 @@ function takeEarly(assoc: AssociationDef, row: Row, targets: Row[] | undefined, 
 
 async function loadOne(assoc: AssociationDef, rows: Row[], ctx: RequestContext, related: Related, transaction?: Transaction) {
   const uids = [...new Set(rows.map((r) => r[assoc.attribute!] as string | null).filter((u): u is string => !!u))];
-  const targets = await findByUids(assoc.target().model(ctx.models), uids, transaction);
+  const targets = await ctx.models.data.readByUids(assoc.target().model(ctx.models), uids, transaction);
   const byUid = new Map(targets.map((t) => [t.uid as string, t]));
   for (const r of rows) related.get(r.uid)!.set(assoc.rel, byUid.get(r[assoc.attribute!]) ?? null);
 }
 
 async function loadMany(assoc: AssociationDef, rows: Row[], ctx: RequestContext, related: Related, transaction?: Transaction) {
   if (assoc.reverse) return loadReverse(assoc, assoc.reverse, rows, ctx, related, transaction);
-  const links = await findLinked(ctx.models[assoc.join!] as unknown as ModelStatic<Model>, assoc.target().model(ctx.models), rows.map((r) => r.uid as string), transaction);
+  const links = await ctx.models.data.readLinked(ctx.models[assoc.join!] as unknown as ModelStatic<Model>, assoc.target().model(ctx.models), rows.map((r) => r.uid as string), transaction);
   for (const r of rows) related.get(r.uid)!.set(assoc.rel, []);
   for (const l of links) (related.get(l.sourceUid)!.get(assoc.rel) as Row[]).push(l.target);
 }
@@ -164,9 +167,7 @@ async function loadMany(assoc: AssociationDef, rows: Row[], ctx: RequestContext,
 async function loadReverse(assoc: AssociationDef, attribute: string, rows: Row[], ctx: RequestContext, related: Related, transaction?: Transaction) {
   for (const r of rows) related.get(r.uid)!.set(assoc.rel, []);
   if (rows.length === 0) return;
-  const targets = await assoc.target().model(ctx.models).findAll({
-    where: { [attribute]: rows.map((r) => r.uid) }, order: [['createdAt', 'ASC'], ['uid', 'ASC']], transaction,
-  });
+  const targets = await ctx.models.data.readAll(assoc.target().model(ctx.models), { [attribute]: rows.map((r) => r.uid) }, [['createdAt', 'ASC'], ['uid', 'ASC']], transaction);
   for (const t of targets) (related.get(t[attribute])?.get(assoc.rel) as Row[] | undefined)?.push(t);
 }
 

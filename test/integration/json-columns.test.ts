@@ -1,14 +1,15 @@
 /**
- * PostgreSQL reads the caller, an item and its targets as one JSON column (models/select-sql textColumns and
+ * PostgreSQL reads the caller, an item and its targets as one JSON column (models/data-access-pg textColumns and
  * linkedJson): every model's row must decode from it exactly as Sequelize reads it, and every to-many association
- * of every resource to exactly the rows its own statement (findLinked) reads — every column, its type (dates as
+ * of every resource to exactly the rows its own statement (readLinked) reads — every column, its type (dates as
  * dates, booleans, numbers), nulls and link order.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { QueryTypes, type Model, type ModelStatic } from 'sequelize';
 import { resources } from '../../handlers/resources';
 import { dialectOf } from '../../models/db';
-import { columnOf, findLinked, linkedJson, pgTypeOid, tableOf, textColumns } from '../../models/select-sql';
+import { columnOf, tableOf } from '../../models/select-sql';
+import { linkedJson, pgTypeOid, textColumns } from '../../models/data-access-pg';
 import { accessWorld } from '../support/access-world';
 import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
 
@@ -108,7 +109,7 @@ describe.skipIf(!postgres)('rows and to-many targets read as a JSON column (Post
         const [row] = await models.sequelize.query<{ m: unknown }>(`SELECT ${json.select} AS m FROM ${tableOf(model)} r WHERE r.${columnOf(model, 'uid')} = ?`, { replacements: [uid], type: QueryTypes.SELECT });
         return json.decode(row.m).map((x) => x.get({ plain: true }));
       };
-      const expected = (await findLinked(join, target, [sourceUid])).map((l) => l.target.get({ plain: true }));
+      const expected = (await models.data.readLinked(join, target, [sourceUid])).map((l) => l.target.get({ plain: true }));
       expect(expected.map((x) => x.uid)).toEqual([...targets].reverse().map((x) => x.get('uid')));
       const decoded = await read(sourceUid);
       expect(decoded).toEqual(expected);

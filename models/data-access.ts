@@ -1,0 +1,69 @@
+/**
+ * Every read the generic layers make of a resource's rows, as one interface. Its implementation is chosen once, when
+ * the models are set up (models/index initModels): models/data-access-pg on PostgreSQL (prepared statements, one
+ * JSON value per row with the targets as subqueries), models/data-access-mysql on MySQL and MariaDB (text
+ * statements, a column per attribute, targets read after their rows). Both answer with the same instances: rows
+ * as findAll builds them.
+ */
+import type { Model, ModelStatic, Transaction, WhereOptions } from 'sequelize';
+import type { Caller, ItemWanted } from './caller';
+import { linkSourcesSql, type Order, type RelatedWanted, type Targets } from './select-sql';
+
+export type { Caller, ItemWanted } from './caller';
+export type { Order, RelatedWanted, Targets } from './select-sql';
+
+/** A to-many association's target as linked from one source. */
+export interface Link<T> { sourceUid: string; target: T }
+
+export interface DataAccess {
+  /**
+   * The tenant of `realm`, its user `userUid` (null: none) and, with `item`, that row in the same tenant (null:
+   * none there) with the targets of `item.related` where they can be read in the same round trip. Null: no such
+   * tenant.
+   */
+  readCaller(realm: string, userUid: string, item?: ItemWanted): Promise<Caller | null>;
+  /** The row with this uid in this tenant, or null. */
+  readByUid<M extends Model>(model: ModelStatic<M>, uid: string, tenantUid: string, transaction?: Transaction): Promise<M | null>;
+  /** The rows with these uids, in no particular order: the targets of to-one references. */
+  readByUids<M extends Model>(model: ModelStatic<M>, uids: string[], transaction?: Transaction): Promise<M[]>;
+  /**
+   * The targets a to-many association links to each source, in link order (position, then target uid); a link
+   * whose target is gone is skipped. A target linked from several sources is one instance.
+   */
+  readLinked<T extends Model>(join: ModelStatic<Model>, target: ModelStatic<T>, sourceUids: string[], transaction?: Transaction): Promise<Link<T>[]>;
+  /**
+   * One page of the rows matching `where`, in `order`; with `wanted`, the targets of those associations per row
+   * uid (`targets`) when they could be read with the rows.
+   */
+  readPage<M extends Model>(model: ModelStatic<M>, where: WhereOptions, order: Order, limit: number, offset: number, wanted?: RelatedWanted[]): Promise<{ rows: M[]; targets?: Map<string, Targets> }>;
+  /** The first row matching `where` in `order` (default: none), or null. */
+  readOne<M extends Model>(model: ModelStatic<M>, where: WhereOptions, order?: Order, transaction?: Transaction): Promise<M | null>;
+  /** Every row matching `where`, in `order`. */
+  readAll<M extends Model>(model: ModelStatic<M>, where: WhereOptions, order: Order, transaction?: Transaction): Promise<M[]>;
+  /** The sources linked to one target in any of these join tables (the groups a user is in), each once. */
+  readLinkSources(joins: ModelStatic<Model>[], targetUid: string, transaction?: Transaction): Promise<string[]>;
+  /** The rows of a hand-written SELECT whose `?` take `values` (an array value fills `IN (?)`). */
+  select(sql: string, values: unknown[], transaction?: Transaction): Promise<Record<string, unknown>[]>;
+}
+
+/** The link sources of linkSourcesSql, read through an implementation's `select`. */
+export function linkSourcesReader(select: DataAccess['select']): DataAccess['readLinkSources'] {
+  return async (joins, targetUid, transaction) => (await select(linkSourcesSql(joins), joins.map(() => targetUid), transaction)).map((r) => r.g as string);
+}
+
+/** The reads both implementations make through Sequelize's own findOne and findAll. */
+export const sequelizeReads: Pick<DataAccess, 'readOne' | 'readAll'> = {
+  readOne: (model, where, order, transaction) => model.findOne({ where, ...(order ? { order } : {}), transaction }),
+  readAll: (model, where, order, transaction) => model.findAll({ where, order, transaction }),
+};
+
+/** Rows of a to-many read, each target built once however many sources link it. */
+export function linksFrom<T>(rows: Record<string, unknown>[], build: (row: Record<string, unknown>) => T): Link<T>[] {
+  const built = new Map<string, T>();
+  return rows.map((row) => {
+    const uid = row.x_uid as string;
+    let found = built.get(uid);
+    if (!found) built.set(uid, (found = build(row)));
+    return { sourceUid: row.j_source as string, target: found };
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * Every use of Sequelize beyond its public API, in one file: the SQL findAll would send, an instance built as
+ * findAll builds one, a value parsed as Sequelize's own connections parse it, and a statement run on one of its
+ * pooled connections under its query hooks. package.json pins Sequelize to one exact version, and
+ * test/unit/sequelize-adapter.test.ts fails when an upgrade changes anything this file relies on.
+ */
+import { ConnectionError, Utils, type FindOptions, type Model, type ModelStatic, type Sequelize } from 'sequelize';
+
+type Generator = { selectQuery: (table: string, options: object, model: unknown) => string };
+type Mapper = { mapOptionFieldNames: (options: object, model: unknown) => object };
+
+/**
+ * The SELECT findAll would send for these options (no trailing semicolon): every dialect's quoting, column mapping
+ * and operators exactly as Sequelize writes them, for statements that embed it (a subquery, a UNION ALL part).
+ * selectQuery rewrites the `order` it is given in place: a caller that reuses an order passes a copy.
+ */
+export function selectSql(model: ModelStatic<Model>, options: FindOptions): string {
+  const generator = model.sequelize!.getQueryInterface().queryGenerator as unknown as Generator;
+  // Attribute names to column names, as findAll would.
+  const mapped = (Utils as unknown as Mapper).mapOptionFieldNames({ ...options }, model);
+  return generator.selectQuery(model.getTableName() as string, mapped, model).replace(/;\s*$/, '');
+}
+
+/** What a Sequelize instance holds of its own (sequelize/lib/model.js, the constructor); typed here, not exported by it. */
+interface Instance { dataValues: object; _previousDataValues: object; uniqno: number; _changed: Set<string>; _options: object; isNewRecord: boolean }
+type Schema = { _schema?: string; _schemaDelimiter?: string };
+
+/**
+ * The instance `model.build(values, { raw: true, isNewRecord: false })` makes of values already parsed to their
+ * attribute types (dates as dates, booleans as booleans), without the per-attribute `set` build runs for any model
+ * with a date or boolean: with `raw` those only call the type sanitizers, which leave such values as they are.
+ * Its fields are the constructor's, in its order.
+ */
+export function readRow<T extends Model>(model: ModelStatic<T>, values: Record<string, unknown>): T {
+  const row = Object.create(model.prototype) as Instance;
+  row.dataValues = values;
+  row._previousDataValues = { ...values };
+  row.uniqno = 1;
+  row._changed = new Set();
+  row._options = { isNewRecord: false, _schema: (model as Schema)._schema, _schemaDelimiter: (model as Schema)._schemaDelimiter, raw: true };
+  row.isNewRecord = false;
+  return row as unknown as T;
+}
+
+type TypeParsers = { getTypeParser(oid: number): (text: string) => unknown };
+
+/** PostgreSQL: the parser Sequelize's connections use for values of a type (by oid). */
+export function typeParser(sequelize: Sequelize, oid: number): (text: string) => unknown {
+  return (sequelize.connectionManager as unknown as TypeParsers).getTypeParser(oid);
+}
+
+/** A pooled connection as the pool hands it out; `_invalid` tells the pool to drop it when it comes back. */
+export interface PooledConnection { _invalid?: boolean }
+interface Pool {
+  getConnection(options: { type: string }): Promise<PooledConnection>;
+  releaseConnection(connection: PooledConnection): Promise<void>;
+}
+type Observed = Sequelize & { runHooks(name: string, ...args: unknown[]): Promise<void>; options: { logging?: unknown } };
+
+/**
+ * `run` on one of Sequelize's pooled connections, as Sequelize runs its own queries: its `beforeQuery` and
+ * `afterQuery` hooks and its logger see the statement (`query.sql`) as they see their own, so whatever observes
+ * the statements (the query-count test, a debug log) sees these too. A connection lost under the statement
+ * (`isLost`) goes back to the pool marked unusable, and the error becomes Sequelize's ConnectionError.
+ */
+export async function onPooledConnection<R>(sequelize: Sequelize, sql: string, isLost: (err: unknown) => boolean, run: (connection: unknown) => Promise<R>): Promise<R> {
+  const pool = sequelize.connectionManager as unknown as Pool;
+  const options = { type: 'SELECT', prepared: true };
+  const query = { sql };
+  const connection = await pool.getConnection(options);
+  try {
+    const { logging } = (sequelize as Observed).options;
+    await (sequelize as Observed).runHooks('beforeQuery', options, query);
+    if (typeof logging === 'function') logging(`Executing (prepared): ${query.sql}`);
+    return await run(connection);
+  } catch (err) {
+    if (isLost(err)) {
+      connection._invalid = true;
+      throw new ConnectionError(err as Error);
+    }
+    throw err;
+  } finally {
+    await (sequelize as Observed).runHooks('afterQuery', options, query);
+    await pool.releaseConnection(connection);
+  }
+}

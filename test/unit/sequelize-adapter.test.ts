@@ -1,0 +1,125 @@
+/**
+ * What models/sequelize-adapter relies on of Sequelize's internals, checked against the installed Sequelize: an
+ * upgrade that changes any of it fails here, before a read silently builds other SQL or other instances.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { Op, type Model, type ModelStatic, type Sequelize } from 'sequelize';
+import { openDatabase } from '../../models/db';
+import { initModels } from '../../models';
+import { onPooledConnection, readRow, selectSql, typeParser } from '../../models/sequelize-adapter';
+
+// No server listens here: nothing in this file connects (Sequelize connects on a pooled connection's first use).
+const databases = {
+  postgres: openDatabase('postgres://u:p@127.0.0.1:9/none'),
+  mysql: openDatabase('mysql://u:p@127.0.0.1:9/none'),
+  mariadb: openDatabase('mariadb://u:p@127.0.0.1:9/none'),
+} satisfies Record<string, Sequelize>;
+const models = Object.fromEntries(Object.entries(databases).map(([name, sequelize]) => [name, initModels(sequelize)])) as Record<keyof typeof databases, ReturnType<typeof initModels>>;
+afterAll(async () => { for (const sequelize of Object.values(databases)) await sequelize.close(); });
+
+/** A page of clusters as the store reads one: tenant and filter, order, limit and offset. */
+const page = () => ({
+  where: { [Op.and]: [{ tenantUid: 't1' }, { nameKey: { [Op.like]: '%a\\_b%' } }] },
+  order: [['createdAt', 'ASC'], ['uid', 'DESC']] as [string, string][],
+  limit: 20,
+  offset: 40,
+});
+
+describe('selectSql: the SELECT findAll would send', () => {
+  it('PostgreSQL: columns mapped to their fields, quoted, with the operators, order, limit and offset', () => {
+    const cluster = models.postgres.Cluster as ModelStatic<Model>;
+    expect(selectSql(cluster, { attributes: ['uid', 'nameKey'], ...page() })).toBe(
+      'SELECT "uid", "name_key" AS "nameKey" FROM "clusters" AS "Cluster" WHERE ("Cluster"."tenant_uid" = \'t1\' AND "Cluster"."name_key" LIKE \'%a\\_b%\') ORDER BY "Cluster"."created_at" ASC, "Cluster"."uid" DESC LIMIT 20 OFFSET 40',
+    );
+  });
+
+  it('MySQL and MariaDB: the same read in their quoting and LIMIT form', () => {
+    for (const dialect of ['mysql', 'mariadb'] as const) {
+      const cluster = models[dialect].Cluster as ModelStatic<Model>;
+      expect(selectSql(cluster, { attributes: ['uid', 'nameKey'], ...page() }), dialect).toBe(
+        'SELECT `uid`, `name_key` AS `nameKey` FROM `clusters` AS `Cluster` WHERE (`Cluster`.`tenant_uid` = \'t1\' AND `Cluster`.`name_key` LIKE \'%a\\\\_b%\') ORDER BY `Cluster`.`created_at` ASC, `Cluster`.`uid` DESC LIMIT 40, 20',
+      );
+    }
+  });
+
+  it('a literal select list, as the bounded count and the page with its targets use', () => {
+    const cluster = models.postgres.Cluster as ModelStatic<Model>;
+    const sequelize = databases.postgres;
+    expect(selectSql(cluster, { attributes: [[sequelize.literal('1'), 'one']], where: { tenantUid: 't1' }, order: [['uid', 'ASC']], limit: 3 })).toBe(
+      'SELECT 1 AS "one" FROM "clusters" AS "Cluster" WHERE "Cluster"."tenant_uid" = \'t1\' ORDER BY "Cluster"."uid" ASC LIMIT 3',
+    );
+    expect(selectSql(cluster, { attributes: [sequelize.literal('*') as never], where: { tenantUid: 't1' }, order: [['uid', 'ASC']], limit: 3, offset: 0 })).toBe(
+      'SELECT * FROM "clusters" AS "Cluster" WHERE "Cluster"."tenant_uid" = \'t1\' ORDER BY "Cluster"."uid" ASC LIMIT 3 OFFSET 0',
+    );
+  });
+});
+
+describe('readRow: the instance build makes, without build', () => {
+  const values = () => ({
+    uid: 'c'.repeat(32), tenantUid: 't'.repeat(32), createdBy: 'a@example.com', modifiedBy: null,
+    createdAt: new Date('2024-05-06T07:08:09.123Z'), modifiedAt: new Date('2024-05-06T07:08:10.456Z'), version: 3,
+    name: 'Main', nameKey: 'main', description: null, location: 'eu', bootstrapServers: '["a:9092"]', schemaRegistryUrls: '[]',
+    providerType: 'APACHE_KAFKA', apiUrl: null,
+  });
+
+  it('has exactly the fields, state and options of model.build(values, { raw: true, isNewRecord: false })', () => {
+    for (const dialect of ['postgres', 'mysql'] as const) {
+      const cluster = models[dialect].Cluster as ModelStatic<Model>;
+      const built = cluster.build(values(), { raw: true, isNewRecord: false });
+      // The constructor's own fields, in its order: a field added or renamed by an upgrade fails here.
+      expect(Object.keys(built)).toEqual(['dataValues', '_previousDataValues', 'uniqno', '_changed', '_options', 'isNewRecord']);
+      expect(readRow(cluster, values())).toStrictEqual(built);
+    }
+  });
+
+  it('is a working instance: getters, change tracking and the previous values', () => {
+    const cluster = models.postgres.Cluster as ModelStatic<Model>;
+    const row = readRow(cluster, values());
+    expect(row.get('bootstrapServers')).toEqual(['a:9092']);
+    expect(row.changed()).toBe(false);
+    row.set('name', 'Other');
+    expect(row.changed()).toEqual(['name']);
+    expect(row.previous('name')).toBe('Main');
+    expect(row.isNewRecord).toBe(false);
+  });
+});
+
+describe('typeParser: values parsed as Sequelize\'s PostgreSQL connections parse them', () => {
+  it('dates, booleans, integers and text by type oid', () => {
+    const sequelize = databases.postgres;
+    expect(typeParser(sequelize, 1184)('2024-05-06 07:08:09.123+00')).toEqual(new Date('2024-05-06T07:08:09.123Z'));
+    expect(typeParser(sequelize, 16)('t')).toBe(true);
+    expect(typeParser(sequelize, 16)('f')).toBe(false);
+    expect(typeParser(sequelize, 23)('42')).toBe(42);
+    expect(typeParser(sequelize, 25)('x  ')).toBe('x  ');
+  });
+});
+
+describe('onPooledConnection: the pool and the query hooks', () => {
+  it('the connection manager hands out and takes back connections, and drops one marked _invalid', () => {
+    for (const sequelize of Object.values(databases)) {
+      const manager = sequelize.connectionManager as unknown as Record<string, unknown> & { validate(c: object): boolean };
+      expect(typeof manager.getConnection).toBe('function');
+      expect(typeof manager.releaseConnection).toBe('function');
+    }
+    const manager = databases.postgres.connectionManager as unknown as { validate(c: object): boolean };
+    expect(manager.validate({ _invalid: true })).toBe(false);
+    expect(manager.validate({})).toBe(true);
+  });
+
+  it('runs the statement between the beforeQuery and afterQuery hooks, which see its SQL, and releases the connection', async () => {
+    const sequelize = openDatabase('postgres://u:p@127.0.0.1:9/none');
+    const seen: string[] = [];
+    sequelize.addHook('beforeQuery', (_options, query) => { seen.push(`before ${(query as unknown as { sql: string }).sql}`); });
+    sequelize.addHook('afterQuery', (_options, query) => { seen.push(`after ${(query as unknown as { sql: string }).sql}`); });
+    // The pool is the one piece replaced: no database listens here.
+    const connection = {};
+    const manager = sequelize.connectionManager as unknown as { getConnection(): Promise<object>; releaseConnection(c: object): Promise<void> };
+    manager.getConnection = async () => connection;
+    manager.releaseConnection = async (c) => { seen.push(c === connection ? 'released' : 'released another'); };
+    const answer = await onPooledConnection(sequelize, 'SELECT 1', () => false, async (c) => { seen.push(c === connection ? 'run' : 'run elsewhere'); return 7; });
+    expect(answer).toBe(7);
+    expect(seen).toEqual(['before SELECT 1', 'run', 'after SELECT 1', 'released']);
+    await sequelize.close();
+  });
+});
