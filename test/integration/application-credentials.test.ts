@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySecret } from '../../core/passwords';
 import { verifyScram } from '../../auth/scram';
 import { accessWorld, type AccessWorld } from '../support/access-world';
-import { call, createTenant, createUser, startTestApp, type CallResult, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call, type CallResult } from '../support/http';
 import { queryEscape, terraformCall } from '../support/terraform-client';
 
 const AUTH = '/application_authentications';

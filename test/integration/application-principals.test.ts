@@ -8,7 +8,8 @@
  * Every certificate and key is made by openssl at test time (test/support/certificates.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type CallResult, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call, type CallResult } from '../support/http';
 import { certificateKit, type CertificateKit, type TestLeaf } from '../support/certificates';
 import { queryEscape, terraformCall } from '../support/terraform-client';
 

@@ -1,6 +1,7 @@
 /** Applications (CONTRACT §5.10, §4.3, §7, §8): fields and enums, owners inline, rules, permissions, searches, audit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call } from '../support/http';
 import { queryEscape, terraformCall } from '../support/terraform-client';
 
 let app: TestApp;

@@ -5,7 +5,8 @@
  */
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call } from '../support/http';
 import { parseAsyncApi, unjustified } from '../support/asyncapi';
 
 let app: TestApp;

@@ -10,7 +10,8 @@ import { Op } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceByCollection } from '../../handlers/resources';
 import type { AuditEventRow } from '../../models/audit-event';
-import { call, createTenant, createUser, startTestApp, type CallOptions, type CallResult, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call, type CallOptions, type CallResult } from '../support/http';
 import { certificateKit, type CertificateKit } from '../support/certificates';
 import { startFakeAiven, type FakeAiven } from '../support/fake-aiven';
 

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_VISIBLE_AS_VALUES } from '../../models/audit-event';
 import { COUNT_WINDOW as AUDIT_COUNT_WINDOW } from '../../handlers/_lib/paging';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;

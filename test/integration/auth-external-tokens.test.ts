@@ -6,7 +6,8 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import jwt, { type SignOptions } from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, startTestApp, type CallResult, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { call, type CallResult } from '../support/http';
 import { startExternalIssuer, type ExternalIssuer } from '../support/external-issuer';
 
 let issuer: ExternalIssuer;

@@ -8,7 +8,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { SignOptions } from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Row } from '../../models/define';
-import { call, createTenant, createUser, startTestApp, type CallResult, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { call, type CallResult } from '../support/http';
 import { startExternalIssuer, type ExternalIssuer } from '../support/external-issuer';
 
 let issuer: ExternalIssuer;

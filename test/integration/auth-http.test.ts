@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyStore } from '../../auth/keys';
 import { issuerOf } from '../../auth/tokens';
 import { createSecretBox } from '../../core/secret-box';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call } from '../support/http';
 
 let app: TestApp;
 let a: TestTenant;

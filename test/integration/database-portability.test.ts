@@ -4,7 +4,8 @@
  * history that keeps the order it was written in.
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { call } from '../support/http';
 import { dialectOf } from '../../models/db';
 
 let app: TestApp;

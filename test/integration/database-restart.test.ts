@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { dialectOf, openDatabase } from '../../models/db';
-import { call, createTenant, passwordToken, startTestApp, type CallResult, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, passwordToken, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { call, type CallResult } from '../support/http';
 
 const postgres = dialectOf(inject('databaseUrl')) === 'postgres';
 

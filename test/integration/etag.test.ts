@@ -3,7 +3,8 @@
  * If-None-Match → 304, stale If-Match → 412; PATCH merges, PUT replaces. Clusters are the subject.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;

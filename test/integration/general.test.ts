@@ -3,7 +3,8 @@
  * documents, X-Request-Id, HEAD and the tolerated trailing slash.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;

@@ -3,7 +3,8 @@
  * Every refusal is 400 in the §7 format naming the field, and leaves the stored row as it was.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { call } from '../support/http';
 import { rawClient, type RawClient } from '../fuzz/raw-client';
 
 let app: TestApp;

@@ -7,7 +7,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../core/logger';
-import { call, createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call } from '../support/http';
 import { startFakeAiven, type FakeAiven } from '../support/fake-aiven';
 import { startFakeConfluentCloud, type FakeConfluentCloud } from '../support/fake-confluent-cloud';
 import { startLogCapture, type LogCapture } from '../support/log-capture';

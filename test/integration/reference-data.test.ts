@@ -8,7 +8,8 @@ import { openDatabase } from '../../models/db';
 import { newUid } from '../../models/define';
 import { migrator } from '../../migrations/migrator';
 import { createRunDatabase } from '../support/run-database';
-import { call, createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;

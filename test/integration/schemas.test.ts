@@ -1,6 +1,7 @@
 /** Schemas and versions (CONTRACT §5.9, §7, §8): check-parse, upload, plain and HAL reads, owners, deletes, audit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call } from '../support/http';
 import { terraformCall } from '../support/terraform-client';
 
 let app: TestApp;

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import spec from '../../generated/openapi.json';
 import { accessWorld } from '../support/access-world';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { call } from '../support/http';
 
 /** CONTRACT §5's single-entity searches, by collection. */
 const SINGLE = new Set(['tenants/findByShortName', 'instances/findByName', 'instances/findByShortName',

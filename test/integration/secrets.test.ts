@@ -12,7 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../core/logger';
 import { accessWorld, type AccessWorld } from '../support/access-world';
-import { call, createTenant, startTestApp, type CallOptions, type CallResult, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { call, type CallOptions, type CallResult } from '../support/http';
 import { startLogCapture, type LogCapture } from '../support/log-capture';
 import { certificateKit, type CertificateKit, type TestLeaf } from '../support/certificates';
 import { queryEscape, terraformCall } from '../support/terraform-client';

@@ -4,7 +4,8 @@
  * requests of the Terraform provider.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call } from '../support/http';
 import { terraformCall } from '../support/terraform-client';
 
 let app: TestApp;

@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessWorld, type AccessWorld } from '../support/access-world';
-import { call, createTenant, startTestApp, type CallResult, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call, type CallResult } from '../support/http';
 import { queryEscape, terraformCall } from '../support/terraform-client';
 
 let app: TestApp;

@@ -4,7 +4,8 @@
  * `/user`, the e-mail search, tenant isolation and the audit history without secrets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;

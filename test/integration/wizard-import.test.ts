@@ -4,7 +4,8 @@
  * topic that does not stop the rest, and the audit it writes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { call } from '../support/http';
 import { startFakeAiven, type FakeAiven, type FakeAivenService } from '../support/fake-aiven';
 
 const TOKEN = 'wizard-aiven-token-abcdef';

@@ -5,7 +5,8 @@
  * `insertPrincipal` and `insertCredential` stay for tests that need a row without going through HTTP.
  */
 import { randomBytes } from 'node:crypto';
-import { call, createUser, type TestApp, type TestTenant, type TestUser } from './app';
+import { createUser, type TestApp, type TestTenant, type TestUser } from './app';
+import { call } from './http';
 
 const hex = () => randomBytes(4).toString('hex');
 
