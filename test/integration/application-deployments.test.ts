@@ -11,11 +11,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessWorld, type AccessWorld } from '../support/access-world';
 import { createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
-import { call, type CallResult } from '../support/http';
-import { queryEscape, terraformCall } from '../support/terraform-client';
+import { auditOf } from '../support/audit';
+import { expectError } from '../support/errors';
+import { newApplication, type ApplicationKind } from '../support/fixtures';
+import { call, created, expectStatus, lastSegment, type CallResult } from '../support/http';
+import { goOk, queryEscape, terraformCall } from '../support/terraform-client';
 
 const D = '/application_deployments';
-const SINK = 'org.apache.kafka.connect.file.FileStreamSinkConnector';
 const UID = /^[0-9a-f]{32}$/;
 
 const ONLY_CONNECTOR_AND_KSML = 'Only Connector and Ksml applications can be deployed';
@@ -62,28 +64,9 @@ afterAll(async () => app?.stop());
 // ---------------------------------------------------------------------------------------------------------------
 // helpers
 
-function expectStatus(res: CallResult, status: number) {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status} ${res.text}`);
-}
-
-async function post(path: string, body: unknown, token = w.appOwner.token) {
-  const res = await call(app, 'POST', path, { token, body });
-  expectStatus(res, 201);
-  return res.body;
-}
-
-type Kind = 'Connector' | 'Ksml' | 'Custom';
-
+const post = (path: string, body: unknown, token = w.appOwner.token) => created(app, path, body, token);
 /** A new Public application of the app team. */
-async function freshApp(kind: Kind): Promise<any> {
-  n += 1;
-  const byKind = {
-    Connector: { applicationType: 'Connector', type: 'SINK', applicationClass: SINK },
-    Ksml: { applicationType: 'Ksml' },
-    Custom: { applicationType: 'Custom', type: 'Java' },
-  }[kind];
-  return post('/applications', { applicationId: `io.dp.app${n}`, name: `dp App ${n}`, shortName: `dp_app_${n}`, owners: w.appTeam.uid, ...byKind });
-}
+const freshApp = (kind: ApplicationKind) => newApplication(app, w.appOwner.token, { tag: 'dp', owners: w.appTeam.uid, kind });
 
 /** A custom principal (one-element array) → its uid; activated through the API if asked. */
 async function principal(application: any, environment: any, activate = true): Promise<string> {
@@ -92,7 +75,7 @@ async function principal(application: any, environment: any, activate = true): P
     token: w.appOwner.token, body: [{ principal: `dp-client-${n}`, custom: true, application: application.uid, environment: environment.uid }],
   });
   expectStatus(res, 201);
-  const uid = String(res.body).split('/').pop()!;
+  const uid = lastSegment(res.body);
   if (activate) expectStatus(await call(app, 'POST', `/application_authentications/${uid}/activate`, { token: w.appOwner.token }), 200);
   return uid;
 }
@@ -142,7 +125,7 @@ const deploy = (application: any, environment: any, configs?: unknown, token = w
 async function deployed(application: any, environment: any, configs?: unknown): Promise<string> {
   const res = await deploy(application, environment, configs);
   expectStatus(res, 201);
-  return res.headers.get('location')!.split('/').pop()!;
+  return lastSegment(res.headers.get('location'));
 }
 
 const item = (uid: string, token = w.appOwner.token) => call(app, 'GET', `${D}/${uid}`, { token });
@@ -159,21 +142,12 @@ async function started(uid: string) {
   expectStatus(await operate(uid, 'START'), 200);
 }
 
-/** A §2 error body with `status` 400 BAD_REQUEST, `message`, and exactly `errors` if given. */
-function expectRefusal(res: CallResult, message: string, errors: string[] = [message]) {
-  expect(res.status, res.text).toBe(400);
-  expect(res.headers.get('content-type')).toMatch(/^application\/hal\+json/);
-  expect(Object.keys(res.body).sort()).toEqual(['errors', 'message', 'status', 'subErrors']);
-  expect(res.body.status).toBe('BAD_REQUEST');
-  expect(res.body.message).toBe(message);
-  expect(res.body.errors).toEqual(errors);
-}
+/** A 400 with `message` and exactly `errors` (the message alone unless told). */
+const expectRefusal = (res: CallResult, message: string, errors: string[] = [message]) => expectError(res, 400, { message, errors });
 
 /** The config refusal: one errors[] entry per key, each naming the problem; the keys are in subErrors. */
 function expectConfigRefusal(res: CallResult, message: string, keys: string[]) {
-  expect(res.status, res.text).toBe(400);
-  expect(res.body.status).toBe('BAD_REQUEST');
-  expect(res.body.message).toBe(message);
+  expectError(res, 400, { message });
   expect(res.body.errors).toHaveLength(keys.length);
   for (const e of res.body.errors) expect(e).toContain(message);
   expect((res.body.subErrors as any[]).map((s) => s.field).sort()).toEqual(keys.map((k) => `configs.${k}`).sort());
@@ -185,8 +159,7 @@ const href = (l: any) => l.href as string;
 
 /** Deployment events of an application (APPLICATION_*, not the grant's APPLICATION_ACCESS_*), oldest first. */
 const deploymentAudit = async (applicationUid: string): Promise<any[]> =>
-  (await app.models.AuditEvent.findAll({ where: { resourceId: applicationUid }, order: [['seq', 'ASC']] }))
-    .filter((r: any) => r.action.startsWith('APPLICATION_') && !r.action.startsWith('APPLICATION_ACCESS_'));
+  (await auditOf(app, applicationUid, 'APPLICATION_')).filter((r) => !r.action.startsWith('APPLICATION_ACCESS_'));
 const actions = async (applicationUid: string) => (await deploymentAudit(applicationUid)).map((r: any) => r.action as string);
 const auditCount = async () => app.models.AuditEvent.count({ where: { tenantUid: t.tenant.uid } });
 
@@ -351,8 +324,7 @@ describe('a Ksml application, through the API alone', () => {
 
     const bare = await freshApp('Ksml');
     const res = await deploy(bare, w.auto, ksmlConfigs());
-    expect(res.status, res.text).toBe(400);
-    expect(res.body.status).toBe('BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.errors).toHaveLength(1);
   });
 });
@@ -405,8 +377,7 @@ describe('refusals: 400 BAD_REQUEST with the message the provider reads (never 4
     await deployed(application, w.managed, connectorConfigs());
     const before = await auditCount();
     const again = await deploy(application, w.managed, connectorConfigs());
-    expect(again.status, again.text).toBe(409);
-    expect(again.body.status).toBe('CONFLICT');
+    expectError(again, 409);
     expect(await auditCount()).toBe(before);
     expect(await app.models.ApplicationDeployment.count({ where: { applicationUid: application.uid } })).toBe(1);
   });
@@ -596,8 +567,7 @@ describe('the state machine (§6.2): refusals are 400 `Invalid action for this s
     const uid = await deployed(application, w.managed, connectorConfigs());
     const before = await auditCount();
     const unknown = await operate(uid, 'FLY');
-    expect(unknown.status, unknown.text).toBe(400);
-    expect(unknown.body.status).toBe('BAD_REQUEST');
+    expectError(unknown, 400);
     const missing = await call(app, 'PUT', `${D}/${uid}/operation`, { token: w.appOwner.token, body: {} });
     expect(missing.status, missing.text).toBe(400);
     const differing = await operate(uid, 'START', { action: 'STOP' });
@@ -770,8 +740,7 @@ describe('delete blockers', () => {
     expect((await call(app, 'DELETE', `/stream_configs/${config.uid}`, { token: w.streamOwner.token })).status).toBe(204);
 
     const envDelete = await call(app, 'DELETE', `/environments/${iso.uid}`, { token: t.admin.token });
-    expect(envDelete.status, envDelete.text).toBe(422);
-    expect(envDelete.body.status).toBe('UNPROCESSABLE_ENTITY');
+    expectError(envDelete, 422);
     expect(envDelete.text).toContain('1 deployment');
     const appDelete = await call(app, 'DELETE', `/applications/${application.uid}`, { token: w.appOwner.token });
     expect(appDelete.status, appDelete.text).toBe(422);
@@ -844,8 +813,6 @@ describe('audit (§8): filed under the Application with details.deployment', () 
 
 describe('the Terraform provider (axual-webclient/application_deployment.go, resource_application_deployment.go)', () => {
   const tf = (who: TestUser, method: string, path: string, body?: unknown) => terraformCall(app, t.shortName, who.token, method, path, body);
-  /** doRequest: 404 → NotFoundError, 422 → UnprocessableEntityError (body dropped), else only 200/201/204 succeed. */
-  const goOk = (res: CallResult) => [200, 201, 204].includes(res.status);
   /** RequestAndMap into a value: an empty body is not decoded at all; anything else must be JSON of the target's shape. */
   const decode = (res: CallResult): unknown => (res.text.length === 0 ? undefined : JSON.parse(res.text));
   /** The error text the provider matches on: `status: <code>, body: <body>`. */

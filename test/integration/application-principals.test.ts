@@ -14,7 +14,7 @@ import { expectError } from '../support/errors';
 import { newApplication, type ApplicationKind } from '../support/fixtures';
 import { call, created, expectStatus, type CallResult } from '../support/http';
 import { certificateKit, type CertificateKit, type TestLeaf } from '../support/certificates';
-import { queryEscape, terraformCall } from '../support/terraform-client';
+import { goOk, queryEscape, terraformCall } from '../support/terraform-client';
 
 const P = '/application_principals';
 const DUPLICATE = 'errmsg.duplicate.principal';
@@ -865,8 +865,6 @@ describe('audit', () => {
  */
 describe('Terraform provider', () => {
   const tf = (method: string, path: string, body?: unknown, who = appOwner) => terraformCall(app, t.shortName, who.token, method, path, body);
-  /** doRequest: 404 → NotFoundError, 422 → UnprocessableEntityError (body dropped), other non-2xx → error with body. */
-  const goOk = (res: CallResult) => [200, 201, 204].includes(res.status);
 
   interface TfPrincipal { principal: string; privateKey?: string; application: string; environment: string; custom?: boolean }
 

@@ -6,9 +6,10 @@
  * both drivers; the assertions count audit rows and grant rows, not only statuses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessWorld, type AccessWorld } from '../support/access-world';
+import { accessWorld, worldStream, type AccessWorld } from '../support/access-world';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
-import { call, type CallResult } from '../support/http';
+import { grantAuditOf } from '../support/audit';
+import { call, expectStatus, type CallResult } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
@@ -29,30 +30,17 @@ beforeAll(async () => {
 afterAll(async () => app?.stop());
 
 /** A stream of its own, configured in both environments: every test gets a fresh (application, stream) pair. */
-async function freshStream(): Promise<any> {
-  const name = `hr-race-${++streams}`;
-  const stream = await call(app, 'POST', '/streams', { token: w.streamOwner.token, body: { name, keyType: 'String', valueType: 'String', owners: w.streamTeam.uid } });
-  expect(stream.status, stream.text).toBe(201);
-  for (const env of [w.managed, w.auto]) {
-    const config = await call(app, 'POST', '/stream_configs', { token: w.streamOwner.token, body: { stream: stream.body.uid, environment: env.uid } });
-    expect(config.status, config.text).toBe(201);
-  }
-  return stream.body;
-}
+const freshStream = () => worldStream(app, w, `hr-race-${++streams}`);
 
 async function requestGrant(stream: any, env: any, accessType = 'CONSUMER'): Promise<any> {
   const res = await call(app, 'POST', '/application_access_grants', {
     token: w.appOwner.token, body: { applicationId: w.application.uid, streamId: stream.uid, environmentId: env.uid, accessType },
   });
-  expect(res.status, res.text).toBe(201);
-  return res.body;
+  return expectStatus(res, 201).body;
 }
 
 /** The grant events of the application whose `details.grant` is `grant`, oldest first. */
-async function auditOf(grant: string): Promise<Array<{ action: string; actor: string; details: any }>> {
-  const rows = await app.models.AuditEvent.findAll({ where: { resourceId: w.application.uid }, order: [['seq', 'ASC']] });
-  return rows.filter((r) => (r.details as any)?.grant === grant).map((r) => ({ action: r.action, actor: r.actor, details: r.details }));
-}
+const auditOf = (grant: string) => grantAuditOf(app, w.application.uid, grant);
 
 async function statusOf(grant: string): Promise<string> {
   const row = await app.models.ApplicationAccessGrant.findByPk(grant);

@@ -17,3 +17,9 @@ export function terraformCall(app: TestApp, realm: string, token: string, method
     ...(body === undefined ? {} : { raw: JSON.stringify(body) }),
   });
 }
+
+/**
+ * The provider's doRequest: only 200, 201 and 204 succeed; 404 becomes NotFoundError, 422 UnprocessableEntityError
+ * (its body dropped), any other status an error carrying the body.
+ */
+export const goOk = (res: CallResult): boolean => [200, 201, 204].includes(res.status);
