@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../models/db';
 import { startServer, type RunningServer } from '../../server/server';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { BAD_BODY, expectError } from '../support/errors';
 import { call } from '../support/http';
 import type { Sequelize } from 'sequelize';
 
@@ -18,25 +19,6 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.stop());
 
-const BAD_BODY = {
-  status: 'BAD_REQUEST',
-  message: 'Bad request',
-  errors: ['Invalid request body. Please check API docs for building correct request.'],
-  subErrors: null,
-};
-
-/** Every error: application/hal+json, the four §7 fields, `status` the reason phrase of the code. */
-function expectErrorBody(res: { status: number; headers: Headers; body: any }, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/hal\+json/);
-  expect(Object.keys(res.body).sort()).toEqual(['errors', 'message', 'status', 'subErrors']);
-  expect(res.body.status).toBe(code);
-  expect(typeof res.body.message).toBe('string');
-  expect(Array.isArray(res.body.errors)).toBe(true);
-  expect(res.body.errors.length).toBeGreaterThan(0);
-  for (const e of res.body.errors) expect(typeof e).toBe('string');
-}
-
 const create = (body: unknown) => call(app, 'POST', '/clusters', { token: t.admin.token, body });
 
 describe('routing', () => {
@@ -46,28 +28,28 @@ describe('routing', () => {
     ['an unknown search', '/clusters/search/findByColour'],
   ])('%s → 404', async (_label, path) => {
     const res = await call(app, 'GET', path, { token: t.admin.token });
-    expectErrorBody(res, 404, 'NOT_FOUND');
+    expectError(res, 404);
     expect(res.body.subErrors).toBeNull();
   });
 
   it('a path outside the base path → 404 in the same format', async () => {
     const res = await call(app, 'GET', `${app.url}/nothing-here`, { token: t.admin.token });
-    expectErrorBody(res, 404, 'NOT_FOUND');
+    expectError(res, 404);
   });
 
   it('an unknown id → 404', async () => {
     const res = await call(app, 'GET', `/clusters/${'0'.repeat(32)}`, { token: t.admin.token });
-    expectErrorBody(res, 404, 'NOT_FOUND');
+    expectError(res, 404);
   });
 
   it.each(['PATCH', 'PUT'])('target 404 precedes validation: an invalid %s of an unknown id → 404', async (method) => {
     const res = await call(app, method, `/clusters/${'0'.repeat(32)}`, { token: t.admin.token, body: { name: '' } });
-    expectErrorBody(res, 404, 'NOT_FOUND');
+    expectError(res, 404);
   });
 
   it('authentication precedes routing: no token on an unknown path → 401', async () => {
     const res = await call(app, 'GET', '/nothing-here');
-    expectErrorBody(res, 401, 'UNAUTHORIZED');
+    expectError(res, 401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
 
@@ -78,7 +60,7 @@ describe('routing', () => {
     ['POST', '/info', ['GET', 'HEAD']],
   ])('%s %s → 405 with Allow', async (method, path, allowed) => {
     const res = await call(app, method, path, { token: t.admin.token });
-    expectErrorBody(res, 405, 'METHOD_NOT_ALLOWED');
+    expectError(res, 405);
     const allow = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim()).sort();
     expect(allow).toEqual([...allowed].sort());
   });
@@ -86,7 +68,7 @@ describe('routing', () => {
   it('POST on an item → 405 whose Allow lists the item verbs', async () => {
     const made = await create({ name: 'allow-1', bootstrapServers: ['b:9092'] });
     const res = await call(app, 'POST', `/clusters/${made.body.uid}`, { token: t.admin.token, body: {} });
-    expectErrorBody(res, 405, 'METHOD_NOT_ALLOWED');
+    expectError(res, 405);
     const allow = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim()).sort();
     expect(allow).toEqual(['DELETE', 'GET', 'HEAD', 'PATCH', 'PUT']);
   });
@@ -99,7 +81,7 @@ describe('request bodies', () => {
     ['a JSON array', '[1,2]'],
   ])('%s → exactly the invalid-body error', async (_label, raw) => {
     const res = await call(app, 'POST', '/clusters', { token: t.admin.token, raw, headers: { 'Content-Type': 'application/json' } });
-    expectErrorBody(res, 400, 'BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body).toEqual(BAD_BODY);
   });
 
@@ -124,7 +106,7 @@ describe('request bodies', () => {
 
   it.each(['text/plain', 'application/xml', 'application/x-www-form-urlencoded'])('Content-Type %s → 415', async (type) => {
     const res = await call(app, 'POST', '/clusters', { token: t.admin.token, raw: '{"name":"x","bootstrapServers":["b:9092"]}', headers: { 'Content-Type': type } });
-    expectErrorBody(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(res, 415);
   });
 
   it('415 precedes parsing: an unsupported type with garbage is still 415', async () => {
@@ -153,7 +135,7 @@ describe('request bodies', () => {
     it('a body over the limit → 413', async () => {
       const body = { name: 'big', description: 'x'.repeat(2000), bootstrapServers: ['b:9092'] };
       const res = await call(small, 'POST', '/clusters', { token: st.admin.token, body });
-      expectErrorBody(res, 413, 'PAYLOAD_TOO_LARGE');
+      expectError(res, 413);
     });
 
     it('413 precedes parsing: an oversized malformed body is 413, not 400', async () => {
@@ -171,7 +153,7 @@ describe('request bodies', () => {
 describe('validation', () => {
   it('one errors[] entry and one subError per violated field', async () => {
     const res = await create({ name: '', bootstrapServers: [], schemaRegistryUrls: ['ftp://nope'] });
-    expectErrorBody(res, 400, 'BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.message).toBe('Bad request');
     const fields = res.body.subErrors.map((s: { field: string }) => s.field).sort();
     expect(fields).toEqual(['bootstrapServers', 'name', 'schemaRegistryUrls[0]']);
@@ -187,7 +169,7 @@ describe('validation', () => {
 
   it('a missing required field is named, without a rejected value', async () => {
     const res = await create({ name: 'no-servers' });
-    expectErrorBody(res, 400, 'BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.errors).toEqual(['bootstrapServers: is required']);
     expect(res.body.subErrors).toEqual([{ field: 'bootstrapServers', message: 'is required' }]);
   });
@@ -199,7 +181,7 @@ describe('validation', () => {
     ['description', 'x'.repeat(256)],
   ])('a wrong %s (%j) names the field', async (field, value) => {
     const res = await create({ name: 'typed', bootstrapServers: ['b:9092'], [field]: value });
-    expectErrorBody(res, 400, 'BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.subErrors.map((s: { field: string }) => s.field)).toEqual([field]);
     expect(res.body.subErrors[0].rejectedValue).toEqual(value);
   });
@@ -220,7 +202,7 @@ describe('validation', () => {
 
   it('an unknown enum value → 400 naming the field and the allowed values', async () => {
     const res = await create({ name: 'enum-bad', bootstrapServers: ['b:9092'], providerType: 'kinesis' });
-    expectErrorBody(res, 400, 'BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.subErrors).toEqual([expect.objectContaining({ field: 'providerType', rejectedValue: 'kinesis' })]);
     expect(res.body.errors[0]).toMatch(/^providerType: .*AIVEN.*APACHE_KAFKA.*CONFLUENT_CLOUD/);
   });
@@ -230,7 +212,7 @@ describe('uniqueness', () => {
   it('a name taken in another case → 409 naming name', async () => {
     expect((await create({ name: 'Unique-One', bootstrapServers: ['b:9092'] })).status).toBe(201);
     const res = await create({ name: 'unique-ONE', bootstrapServers: ['b:9092'] });
-    expectErrorBody(res, 409, 'CONFLICT');
+    expectError(res, 409);
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0]).toMatch(/^name: /);
   });
@@ -239,7 +221,7 @@ describe('uniqueness', () => {
     await create({ name: 'taken-2', bootstrapServers: ['b:9092'] });
     const mine = await create({ name: 'mine-2', bootstrapServers: ['b:9092'] });
     const clash = await call(app, 'PATCH', `/clusters/${mine.body.uid}`, { token: t.admin.token, body: { name: 'TAKEN-2' } });
-    expectErrorBody(clash, 409, 'CONFLICT');
+    expectError(clash, 409);
     const recase = await call(app, 'PATCH', `/clusters/${mine.body.uid}`, { token: t.admin.token, body: { name: 'MINE-2' } });
     expect(recase.status).toBe(200);
     expect(recase.body.name).toBe('MINE-2');
@@ -274,7 +256,7 @@ describe('database unreachable', () => {
     const res = await call(app, method, deadUrl(path), {
       token: t.admin.token, body: method === 'POST' ? { name: 'x', bootstrapServers: ['b:9092'] } : undefined,
     });
-    expectErrorBody(res, 503, 'SERVICE_UNAVAILABLE');
+    expectError(res, 503);
     expect(res.text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1:1|sequelize|SELECT/i);
   });
 
@@ -285,6 +267,6 @@ describe('database unreachable', () => {
 
   it('no token is still 401 (no database needed to refuse)', async () => {
     const res = await call(app, 'GET', deadUrl('/clusters'));
-    expectErrorBody(res, 401, 'UNAUTHORIZED');
+    expectError(res, 401);
   });
 });
