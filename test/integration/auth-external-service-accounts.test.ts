@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { auditActions } from '../support/audit';
 import { call } from '../support/http';
 import { startExternalIssuer, type ExternalIssuer } from '../support/external-issuer';
 
@@ -62,7 +63,7 @@ describe('Keycloak service accounts in external IdP mode', () => {
     expect(me.status).toBe(200);
     expect(me.body.uid).toBe(created.body.uid);
     expect(me.body.roles).toEqual([{ name: 'STREAM_AUTHOR' }]);
-    const actions = (await app.models.AuditEvent.findAll({ where: { resourceId: created.body.uid }, order: [['seq', 'ASC']] })).map((e: any) => e.action);
+    const actions = await auditActions(app, created.body.uid);
     expect(actions).toEqual(['CREATED', 'UPDATED']);
   });
 

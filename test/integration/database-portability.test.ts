@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { auditOf } from '../support/audit';
 import { call } from '../support/http';
 import { dialectOf } from '../../models/db';
 
@@ -61,7 +62,7 @@ describe(`database portability (${dialectOf(inject('databaseUrl'))})`, () => {
       token: t.admin.token, body: { name: 'Order', shortName: 'order', clusters: [c1.body._links.self.href, c2.body._links.self.href] },
     });
     expect(instance.status).toBe(201);
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: instance.body.uid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, instance.body.uid);
     expect(events.map((e: any) => e.action)).toEqual(['CREATED', 'CLUSTER_ADDED', 'CLUSTER_ADDED']);
     expect(new Set(events.map((e: any) => (e.timestamp as Date).getTime())).size).toBe(1);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { auditOf } from '../support/audit';
 import { call } from '../support/http';
 
 let app: TestApp;
@@ -60,7 +61,7 @@ describe('groups: lifecycle and links', () => {
     expect((await call(app, 'GET', self, { token: admin() })).status).toBe(404);
     expect((await call(app, 'DELETE', self, { token: admin() })).status).toBe(404);
 
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: created.body.uid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, created.body.uid);
     expect(events.map((e) => [e.action, e.resourceType, e.resourceName])).toEqual([
       ['CREATED', 'Group', 'Team One'], ['UPDATED', 'Group', 'Team One'], ['UPDATED', 'Group', 'Team One'],
       ['UPDATED', 'Group', 'Team One'], ['DELETED', 'Group', 'Team One'],

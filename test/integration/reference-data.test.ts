@@ -9,6 +9,7 @@ import { newUid } from '../../models/define';
 import { migrator } from '../../migrations/migrator';
 import { createRunDatabase } from '../support/run-database';
 import { createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { auditOf } from '../support/audit';
 import { call } from '../support/http';
 
 let app: TestApp;
@@ -33,7 +34,8 @@ const list = async (collection: string, token = admin()) => {
   expect(res.status).toBe(200);
   return res.body._embedded[collection] as any[];
 };
-const auditOf = (tenantUid: string) => app.models.AuditEvent.findAll({ where: { resourceId: tenantUid, resourceType: 'Tenant' }, order: [['seq', 'ASC']] });
+/** The tenant's own audit rows (not those of its reference data), oldest first. */
+const tenantAudit = (tenantUid: string) => auditOf(app, { resourceId: tenantUid, resourceType: 'Tenant' });
 
 const SEEDS = {
   confidentialities: [['Public', 1], ['Internal', 2], ['Confidential', 3], ['Secret', 4]],
@@ -237,7 +239,7 @@ describe('reference data: audit', () => {
     const self = created.body._links.self.href;
     await call(app, 'PATCH', self, { token: admin(), body: { level: 6 } });
     await call(app, 'DELETE', self, { token: admin() });
-    const mine = (await auditOf(t.tenant.uid)).filter((e: any) => e.details?.confidentiality?.uid === created.body.uid);
+    const mine = (await tenantAudit(t.tenant.uid)).filter((e: any) => e.details?.confidentiality?.uid === created.body.uid);
     expect(mine.map((e: any) => e.action)).toEqual(['CREATED', 'UPDATED', 'DELETED']);
     expect(mine.every((e: any) => e.resourceType === 'Tenant' && e.resourceName === t.tenant.name && e.actor === t.admin.email)).toBe(true);
     expect(mine[0].details).toMatchObject({ confidentiality: { uid: created.body.uid, name: 'Audited' }, name: 'Audited', level: 5 });
@@ -264,7 +266,7 @@ describe('instances: supportTier', () => {
     expect(cleared.status).toBe(200);
     expect(cleared.body._embedded?.supportTier).toBeUndefined();
     expect((await get(`${self}/supportTier`)).status).toBe(404);
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: created.body.uid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, created.body.uid);
     expect(events.map((e: any) => e.details?.supportTier ?? null).slice(-1)).toEqual([{ old: silver.uid, new: null }]);
 
     const tier = await call(app, 'POST', '/support_tiers', { token: admin(), body: { name: 'Platinum', level: 4 } });

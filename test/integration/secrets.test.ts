@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../core/logger';
 import { accessWorld, type AccessWorld } from '../support/access-world';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { auditOf } from '../support/audit';
 import { call, type CallOptions, type CallResult } from '../support/http';
 import { startLogCapture, type LogCapture } from '../support/log-capture';
 import { certificateKit, type CertificateKit, type TestLeaf } from '../support/certificates';
@@ -208,7 +209,7 @@ describe('no generated password and no private key is ever shown again, audited 
     ok(await recTf('ksml deploy', 'POST', '/application_deployments', owner, { application: ksml.uid, environment: w.auto.uid, configs: { ksml_definition: 'streams: {}\n' } }), 201);
     ok(await recTf('ksml credentials', 'GET', `/application_credentials/search/findByApplicationIdAndEnvironmentId?applicationId=${ksml.uid}&environmentId=${w.auto.uid}`, owner), 200);
 
-    const audit = await app.models.AuditEvent.findAll({ where: { tenantUid: t.tenant.uid }, order: [['seq', 'ASC']] });
+    const audit = await auditOf(app, { tenantUid: t.tenant.uid });
     const auditTexts = audit.map((r: any) => JSON.stringify(r.get({ plain: true })));
     const [rawAudit] = (await app.models.sequelize.query('SELECT * FROM audit_events WHERE tenant_uid = :tenant', { replacements: { tenant: t.tenant.uid } })) as [unknown[], unknown];
     const storedCredentials = await app.models.ApplicationCredential.findAll({ where: { tenantUid: t.tenant.uid } });

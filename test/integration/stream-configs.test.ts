@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { auditOf } from '../support/audit';
 import { call } from '../support/http';
 import { terraformCall } from '../support/terraform-client';
 
@@ -302,7 +303,7 @@ describe('stream configs: browse permissions', () => {
     expect((await perms(cfg, 'GET', undefined, viewer.token)).body).toHaveLength(2);
     expect((await perms(cfg, 'DELETE', { type: 'browse', groups: [viewers.uid] })).status).toBe(204);
     expect((await perms(cfg, 'GET')).body.map((p: any) => p.uid)).toEqual([stranger.user.uid]);
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: s.uid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, s.uid);
     expect(events.map((e: any) => e.action)).toEqual(['CREATED', 'TOPIC_CONFIGURED', 'BROWSE_PERMISSION_GRANTED', 'BROWSE_PERMISSION_GRANTED', 'BROWSE_PERMISSION_REVOKED']);
     expect(events[2]).toMatchObject({ resourceType: 'Topic', resourceName: s.name });
     expect(events[2].details).toMatchObject({ environment: 'acc', streamConfig: cfg.uid, users: [stranger.user.uid], groups: [viewers.uid] });
@@ -344,7 +345,7 @@ describe('stream configs: audit', () => {
     await call(app, 'PATCH', `/stream_configs/${cfg.uid}`, { token: owner.token, body: { retentionTime: 7000, valueSchemaVersion: schema.v1 } });
     await call(app, 'PATCH', `/stream_configs/${cfg.uid}`, { token: owner.token, body: { retentionTime: 7000 } });
     await call(app, 'DELETE', `/stream_configs/${cfg.uid}`, { token: owner.token });
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: s.uid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, s.uid);
     expect(events.map((e: any) => e.action)).toEqual(['CREATED', 'TOPIC_CONFIGURED', 'TOPIC_CONFIGURED', 'TOPIC_UNCONFIGURED']);
     expect(events.slice(1).every((e: any) => e.resourceType === 'Topic' && e.resourceName === s.name)).toBe(true);
     expect(events[1].details).toMatchObject({ environment: 'Dev', streamConfig: cfg.uid, partitions: 3, retentionTime: 86400000, stream: s.uid });

@@ -1,6 +1,7 @@
 /** Streams (CONTRACT §5.7, §7, §8): types and schemas, classification, visibility, permissions, searches, audit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { auditOf } from '../support/audit';
 import { call } from '../support/http';
 import { queryEscape, terraformCall } from '../support/terraform-client';
 
@@ -146,7 +147,7 @@ describe('streams: update, delete, permissions', () => {
     const replaced = await call(app, 'PUT', self, { token: author.token, body: { name: created.name, keyType: 'Binary', valueType: 'Xml', owners: owners.uid } });
     expect(replaced.body).toMatchObject({ keyType: 'Binary', valueType: 'Xml', properties: {}, _embedded: { viewers: [] } });
     expect((await call(app, 'DELETE', self, { token: author.token })).status).toBe(204);
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: created.uid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, created.uid);
     expect(events.map((e: any) => `${e.action} ${e.resourceType} ${e.resourceName}`)).toEqual([
       `CREATED Topic ${created.name}`, `UPDATED Topic ${created.name}`, `UPDATED Topic ${created.name}`, `DELETED Topic ${created.name}`,
     ]);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { auditOf } from '../support/audit';
 import { call } from '../support/http';
 
 let app: TestApp;
@@ -48,7 +49,7 @@ async function clientToken(realm: string, clientId: string, clientSecret: string
   return { status: res.status, body: (await res.json()) as { access_token?: string } };
 }
 
-const auditOf = async (uid: string) => (await app.models.AuditEvent.findAll({ where: { resourceId: uid }, order: [['seq', 'ASC']] }))
+const auditEntries = async (uid: string) => (await auditOf(app, uid))
   .map((e: any) => ({ action: e.action, resourceType: e.resourceType, resourceName: e.resourceName, details: e.details }));
 
 describe('users: create, read, update, delete', () => {
@@ -93,7 +94,7 @@ describe('users: create, read, update, delete', () => {
     expect((await call(app, 'DELETE', self, { token: admin() })).status).toBe(204);
     expect((await call(app, 'GET', self, { token: admin() })).status).toBe(404);
     expect((await call(app, 'DELETE', self, { token: admin() })).status).toBe(404);
-    const audit = await auditOf(u.uid);
+    const audit = await auditEntries(u.uid);
     expect(audit.map((e) => e.action)).toEqual(['CREATED', 'UPDATED', 'UPDATED', 'DELETED']);
     expect(audit.every((e) => e.resourceType === 'User' && e.resourceName === u.emailAddress.email)).toBe(true);
     expect(audit[1].details).toMatchObject({ middleName: { old: null, new: 'van' } });
@@ -234,7 +235,7 @@ describe('users: permissions', () => {
     expect(pw.status).toBe(200);
     expect(await loginStatus(t.shortName, me.email, me.password)).toBe(401);
     expect(await loginStatus(t.shortName, me.email, 'brand-new-password')).toBe(200);
-    const audit = await auditOf(me.user.uid);
+    const audit = await auditEntries(me.user.uid);
     expect(audit.at(-1)).toMatchObject({ action: 'UPDATED', details: { password: '***' } });
     expect(JSON.stringify(audit)).not.toMatch(/brand-new-password|scrypt\$/);
   });
@@ -263,7 +264,7 @@ describe('users: roles', () => {
     const patch = await call(app, 'PATCH', href, { token: admin(), body: ['application_admin'] });
     expect(patch.status).toBe(200);
     expect(patch.body.roles).toEqual([{ name: 'APPLICATION_ADMIN' }]);
-    const audit = await auditOf(u.uid);
+    const audit = await auditEntries(u.uid);
     expect(audit.at(-1)).toEqual({
       action: 'UPDATED', resourceType: 'User', resourceName: u.emailAddress.email,
       details: { roles: { old: [{ name: 'STREAM_ADMIN' }, { name: 'SCHEMA_AUTHOR' }], new: [{ name: 'APPLICATION_ADMIN' }] } },
@@ -366,7 +367,7 @@ describe('users: service accounts', () => {
     expect(read.body).not.toHaveProperty('clientSecret');
     const listed = await call(app, 'GET', '/users?size=1000', { token: admin() });
     expect(listed.text).not.toContain(secret);
-    const audit = await auditOf(res.body.uid);
+    const audit = await auditEntries(res.body.uid);
     expect(audit).toHaveLength(1);
     expect(JSON.stringify(audit)).not.toContain(secret);
 
@@ -394,7 +395,7 @@ describe('users: service accounts', () => {
     expect(rotated.text).not.toContain('given-secret-2');
     expect((await clientToken(t.shortName, 'given-secret', 'given-secret-1')).status).toBe(401);
     expect((await clientToken(t.shortName, 'given-secret', 'given-secret-2')).status).toBe(200);
-    const audit = await auditOf(res.body.uid);
+    const audit = await auditEntries(res.body.uid);
     expect(audit.at(-1)).toMatchObject({ action: 'UPDATED', details: { clientSecret: '***' } });
     expect(JSON.stringify(audit)).not.toMatch(/given-secret-[12]|scrypt\$/);
   });

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { auditOf } from '../support/audit';
 import { call } from '../support/http';
 import { startFakeAiven, type FakeAiven, type FakeAivenService } from '../support/fake-aiven';
 
@@ -225,7 +226,7 @@ describe('topic wizard: import', () => {
 
 describe('topic wizard: its audit', () => {
   it('CREATED per entity under its kind, and one SYNCHRONIZED summary with the counts', async () => {
-    const rows = await app.models.AuditEvent.findAll({ where: { tenantUid: t.tenant.uid, actor: t.admin.email }, order: [['seq', 'ASC']] });
+    const rows = await auditOf(app, { tenantUid: t.tenant.uid, actor: t.admin.email });
     const summaries = rows.filter((r) => r.action === 'SYNCHRONIZED');
     expect(summaries.length).toBe(3);
     expect(summaries[0]).toMatchObject({ resourceType: 'Tenant', resourceId: t.tenant.uid });
