@@ -6,7 +6,7 @@
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
-import { call } from '../support/http';
+import { call, created, expectStatus } from '../support/http';
 import { parseAsyncApi, unjustified } from '../support/asyncapi';
 
 let app: TestApp;
@@ -22,16 +22,8 @@ let priv: any;
 let n = 0;
 
 const tok = () => t.admin.token;
-async function post(path: string, body: unknown, token = tok()) {
-  const res = await call(app, 'POST', path, { token, body });
-  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
-async function patch(path: string, body: unknown) {
-  const res = await call(app, 'PATCH', path, { token: tok(), body });
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
+const post = (path: string, body: unknown, token = tok()) => created(app, path, body, token);
+const patch = async (path: string, body: unknown) => expectStatus(await call(app, 'PATCH', path, { token: tok(), body }), 200).body;
 async function upload(schema: unknown, version: string, type = 'AVRO') {
   const text = typeof schema === 'string' ? schema : JSON.stringify(schema);
   return post('/schemas/upload', { schema: text, version, type }, owner.token) as Promise<{ id: string; schemaUid: string }>;

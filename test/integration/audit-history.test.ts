@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_VISIBLE_AS_VALUES } from '../../models/audit-event';
 import { COUNT_WINDOW as AUDIT_COUNT_WINDOW } from '../../handlers/_lib/paging';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
-import { call } from '../support/http';
+import { call, created } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
@@ -21,11 +21,7 @@ let stream: any;
 let startedAt: number;
 
 const tok = () => t.admin.token;
-async function post(path: string, body: unknown, token = tok()) {
-  const res = await call(app, 'POST', path, { token, body });
-  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
+const post = (path: string, body: unknown, token = tok()) => created(app, path, body, token);
 const history = (query: string, token = tok()) => call(app, 'GET', `/audit-history${query}`, { token });
 async function events(query: string, token = tok()): Promise<any[]> {
   const res = await history(query, token);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessWorld, type AccessWorld } from '../support/access-world';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
-import { call } from '../support/http';
+import { call, created, expectStatus, lastSegment } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
@@ -19,14 +19,9 @@ const ask = (token: string, query: Record<string, string>) =>
   call(app, 'GET', `/auth?${new URLSearchParams(query)}`, { token });
 
 const KSML_DEFINITION = 'streams:\n  payments:\n    topic: authz-payments\n    keyType: string\n    valueType: string\npipelines:\n  main:\n    from: payments\n    forEach:\n      code: log.info("x")\n';
-const lastSegment = (uri: unknown) => String(uri ?? '').split('/').filter(Boolean).pop()!;
 
 /** One API call that must answer `status`; the reply. */
-async function must(method: string, path: string, token: string, status: number, body?: unknown) {
-  const res = await call(app, method, path, { token, body });
-  if (res.status !== status) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
-  return res;
-}
+const must = async (method: string, path: string, token: string, status: number, body?: unknown) => expectStatus(await call(app, method, path, { token, body }), status);
 
 /**
  * A Ksml application of the world's app team with a credential (through `POST /application_authentications`), an
@@ -63,11 +58,7 @@ beforeAll(async () => {
   who.envAdmin = await createUser(app, t, ['ENVIRONMENT_ADMIN'], 'envadmin');
   who.nobody = await createUser(app, t, [], 'nobody');
   const tok = t.admin.token;
-  const post = async (path: string, body: unknown, token = tok) => {
-    const res = await call(app, 'POST', path, { token, body });
-    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-    return res.body.uid as string;
-  };
+  const post = async (path: string, body: unknown, token = tok): Promise<string> => (await created(app, path, body, token)).uid;
   uid.cluster = await post('/clusters', { name: 'authz-c', bootstrapServers: ['b:9092'] });
   uid.instance = await post('/instances', { name: 'Authz Inst', shortName: 'authz' });
   uid.owners = await post('/groups', { name: 'Authz Owners', members: [who.owner.user.uid] });

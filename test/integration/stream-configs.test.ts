@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf } from '../support/audit';
-import { call } from '../support/http';
+import { call, created } from '../support/http';
 import { terraformCall } from '../support/terraform-client';
 
 let app: TestApp;
@@ -31,11 +31,7 @@ let other: { uid: string; v1: string };
 let n = 0;
 
 const tok = () => t.admin.token;
-const post = async (path: string, body: unknown) => {
-  const res = await call(app, 'POST', path, { token: tok(), body });
-  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return res.body;
-};
+const post = (path: string, body: unknown) => created(app, path, body, tok());
 const avro = (name: string, fields: unknown[]) => JSON.stringify({ type: 'record', name, namespace: 'io.cfg', fields });
 const upload = async (schemaText: string, version: string) => {
   const res = await call(app, 'POST', '/schemas/upload', { token: owner.token, body: { schema: schemaText, version } });

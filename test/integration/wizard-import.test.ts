@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
 import { auditOf } from '../support/audit';
-import { call } from '../support/http';
+import { call, created } from '../support/http';
 import { startFakeAiven, type FakeAiven, type FakeAivenService } from '../support/fake-aiven';
 
 const TOKEN = 'wizard-aiven-token-abcdef';
@@ -44,11 +44,7 @@ const fields = { 'Svc-Provider-Type': 'AIVEN', 'Svc-Project-Id-A': 'acme', 'Svc-
 /** A tenant ready to import into: its admin, an owners group and an environment (on a cluster and instance). */
 async function importTarget(prefix: string, tag: string): Promise<{ u: TestTenant; group: string; env: string; post: (path: string, body: unknown) => Promise<string> }> {
   const u = await createTenant(app, prefix);
-  const post = async (path: string, body: unknown) => {
-    const res = await call(app, 'POST', path, { token: u.admin.token, body });
-    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-    return res.body.uid as string;
-  };
+  const post = async (path: string, body: unknown): Promise<string> => (await created(app, path, body, u.admin.token)).uid;
   const group = await post('/groups', { name: `${tag} Team` });
   const cluster = await post('/clusters', { name: `${tag}-cluster`, bootstrapServers: ['k:9092'] });
   const instance = await post('/instances', { name: tag, shortName: tag, clusters: [cluster] });
