@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_VISIBLE_AS_VALUES } from '../../models/audit-event';
 import { COUNT_WINDOW as AUDIT_COUNT_WINDOW } from '../../handlers/_lib/paging';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { expectError } from '../support/errors';
 import { call, created } from '../support/http';
 
 let app: TestApp;
@@ -123,8 +124,7 @@ describe('audit history: the query', () => {
     ['size=0', 'size'],
   ])('400 for %s, naming %s', async (query, field) => {
     const res = await history(`?${query}`);
-    expect(res.status).toBe(400);
-    expect(res.body.status).toBe('BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.subErrors.map((s: any) => s.field)).toContain(field);
   });
 
@@ -174,8 +174,7 @@ describe('audit history: who sees what', () => {
     const [entry] = await events(`?resourceId=${privateApp.uid}`);
     expect((await call(app, 'GET', `/audit-history/${entry.uid}`, { token: member.token })).body).toMatchObject({ uid: entry.uid, action: 'CREATED', resourceType: 'Application' });
     const hidden = await call(app, 'GET', `/audit-history/${entry.uid}`, { token: outsider.token });
-    expect(hidden.status).toBe(404);
-    expect(hidden.body.status).toBe('NOT_FOUND');
+    expectError(hidden, 404);
     expect((await call(app, 'GET', `/audit-history/${entry.uid}`, { token: other.admin.token })).status).toBe(404);
     expect((await call(app, 'GET', '/audit-history/zzz', { token: tok() })).status).toBe(404);
     expect(await events(`?resourceId=${cluster.uid}`, other.admin.token)).toEqual([]);

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessWorld, type AccessWorld } from '../support/access-world';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { expectError } from '../support/errors';
 import { call, created, expectStatus, lastSegment } from '../support/http';
 
 let app: TestApp;
@@ -166,8 +167,7 @@ describe('GET /auth', () => {
     ['no resourceUid for an operation', { action: 'DEPLOYMENT_OPERATE', resourceType: 'APPLICATION_DEPLOYMENT' }, /^resourceUid: is required for DEPLOYMENT_OPERATE/],
   ])('400 for %s, naming the parameter', async (_name, query, message) => {
     const res = await ask(who.admin.token, query as Record<string, string>);
-    expect(res.status).toBe(400);
-    expect(res.body.status).toBe('BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.errors[0]).toMatch(message);
   });
 
@@ -208,8 +208,7 @@ describe('GET /auth', () => {
   ])('404 for %s', async (_name, caller, action, resourceType, target) => {
     const given = uid[target] ?? target;
     const res = await ask(who[caller].token, { action, resourceType, resourceUid: given });
-    expect(res.status).toBe(404);
-    expect(res.body.status).toBe('NOT_FOUND');
+    expectError(res, 404);
     // Word for word what a uid that never existed gets: nothing confirms that the resource is there.
     const never = '00000000000000000000000000000000';
     const control = await ask(who[caller].token, { action, resourceType, resourceUid: never });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { expectError } from '../support/errors';
 import { auditOf } from '../support/audit';
 import { call } from '../support/http';
 
@@ -147,8 +148,7 @@ describe('groups: validation', () => {
     ['unknown manager', { name: 'Unknown Manager', managers: ['https://x.example/users/0123456789abcdef0123456789abcdef'] }, 'managers[0]: unknown user'],
   ])('refuses %s with 400 naming the field', async (_label, body, error) => {
     const res = await call(app, 'POST', '/groups', { token: admin(), body });
-    expect(res.status).toBe(400);
-    expect(res.body.status).toBe('BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.errors[0].startsWith(error)).toBe(true);
   });
 

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNT_WINDOW } from '../../handlers/_lib/paging';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { expectError } from '../support/errors';
 import { call } from '../support/http';
 
 let app: TestApp;
@@ -266,8 +267,7 @@ describe('searches', () => {
 
   it.each(['', '?name='])('findByName%s without a name → 400 naming it', async (query) => {
     const res = await call(app, 'GET', `/clusters/search/findByName${query}`, { token: t.admin.token });
-    expect(res.status).toBe(400);
-    expect(res.body.status).toBe('BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.errors).toEqual([expect.stringMatching(/^name: /)]);
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { expectError } from '../support/errors';
 import { call } from '../support/http';
 
 let app: TestApp;
@@ -48,7 +49,6 @@ describe('profile', () => {
     const index = await call(app, 'GET', '/profile', { token: t.admin.token });
     expect(index.body._links.clusters.href).toBe(`${app.api}/profile/clusters`);
     const unknown = await call(app, 'GET', '/profile/nothing', { token: t.admin.token });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.status).toBe('NOT_FOUND');
+    expectError(unknown, 404);
   });
 });

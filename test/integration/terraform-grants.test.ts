@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessWorld, worldStream, type AccessWorld } from '../support/access-world';
 import { createTenant, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { expectError } from '../support/errors';
 import { grantAuditOf } from '../support/audit';
 import { call, type CallResult } from '../support/http';
 import { goOk, queryEscape, terraformCall } from '../support/terraform-client';
@@ -145,8 +146,7 @@ describe('CreateApplicationAccessGrant (POST) and what the provider decodes', ()
       const stream = await freshStream();
       const first = await tfCreate(stream, env);
       const again = await createGrant(w.appOwner, w.application.uid, stream.uid, env.uid, 'CONSUMER');
-      expect(again.status, again.text).toBe(409);
-      expect(again.body.status).toBe('CONFLICT');
+      expectError(again, 409);
       const rows = await app.models.ApplicationAccessGrant.findAll({ where: { applicationUid: w.application.uid, streamUid: stream.uid, environmentUid: env.uid } });
       expect(rows.map((r) => r.uid)).toEqual([first.id]);
     }
@@ -197,8 +197,7 @@ describe('GetApplicationAccessGrant (GET) and its action links', () => {
 
   it('an unknown grant is 404 (the provider drops it from state)', async () => {
     const res = await getGrant(w.appOwner, '0123456789abcdef0123456789abcdef');
-    expect(res.status).toBe(404);
-    expect(res.body.status).toBe('NOT_FOUND');
+    expectError(res, 404);
     expect((await getGrant(w.appOwner, 'no-such-grant')).status).toBe(404);
   });
 });

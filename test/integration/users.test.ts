@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { expectError } from '../support/errors';
 import { auditOf } from '../support/audit';
 import { call } from '../support/http';
 
@@ -160,8 +161,7 @@ describe('users: validation', () => {
     const body: Record<string, unknown> = { firstName: 'Val', lastName: 'Idation', emailAddress: email('val'), ...override };
     for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
     const res = await call(app, 'POST', '/users', { token: admin(), body });
-    expect(res.status).toBe(400);
-    expect(res.body.status).toBe('BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.errors).toContainEqual(expect.stringMatching(new RegExp(`^${field.replace(/[[\].]/g, '\\$&')}: `)));
     expect(res.body.subErrors.map((s: any) => s.field)).toContain(field);
     expect(JSON.stringify(res.body)).not.toContain('secret-secret');
@@ -207,8 +207,7 @@ describe('users: permissions', () => {
     ['PATCH roles with an invalid body', 'PATCH', () => `/users/${t.admin.user.uid}/roles`, { not: 'a list' }],
   ])('a plain user: %s → 403', async (_case, method, path, body) => {
     const res = await call(app, method, path(), { token: plain.token, body });
-    expect(res.status).toBe(403);
-    expect(res.body.status).toBe('FORBIDDEN');
+    expectError(res, 403);
   });
 
   it.each([
@@ -320,8 +319,7 @@ describe('users: the tenant keeps a TENANT_ADMIN', () => {
     ['a tenant admin deletes itself', () => lone.admin.token, 'DELETE', () => `/users/${lone.admin.user.uid}`, undefined],
   ])('%s → 422', async (_case, token, method, path, body) => {
     const res = await call(app, method, path(), { token: token(), body });
-    expect(res.status).toBe(422);
-    expect(res.body.status).toBe('UNPROCESSABLE_ENTITY');
+    expectError(res, 422);
   });
 
   it('with a second TENANT_ADMIN one may step down', async () => {
@@ -442,8 +440,7 @@ describe('users: tenant isolation', () => {
     ['PATCH', '/roles', ['STREAM_AUTHOR']],
   ])("%s another tenant's user%s → 404", async (method, suffix, body) => {
     const res = await call(app, method, `/users/${foreign.uid}${suffix}`, { token: admin(), body });
-    expect(res.status).toBe(404);
-    expect(res.body.status).toBe('NOT_FOUND');
+    expectError(res, 404);
   });
 
   it('never lists or finds another tenant\'s users', async () => {
