@@ -14,7 +14,7 @@ import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, 
 import { auditOf } from '../support/audit';
 import { BAD_BODY, expectError } from '../support/errors';
 import { configuredStream, newApplication } from '../support/fixtures';
-import { call, created, expectStatus, type CallResult } from '../support/http';
+import { authAnswer, call, created, expectStatus, type CallResult } from '../support/http';
 
 const GRANTS = '/application_access_grants';
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
@@ -982,8 +982,7 @@ describe('delete blockers and cascades', () => {
 });
 
 describe('GET /auth agrees with the action links', () => {
-  const auth = (user: TestUser, action: string, resourceType: string, uid: string) =>
-    call(app, 'GET', `/auth?action=${action}&resourceType=${resourceType}&resourceUid=${uid}`, { token: user.token });
+  const auth = (user: TestUser, action: string, resourceType: string, uid: string) => authAnswer(app, user.token, action, resourceType, uid);
   const expectedActions: Record<Status, { stream: Action[]; app: Action[] }> = {
     Pending: { stream: ['approve', 'deny'], app: ['cancel'] },
     Approved: { stream: ['revoke'], app: ['revoke'] },

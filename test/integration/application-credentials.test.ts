@@ -16,7 +16,7 @@ import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, 
 import { auditOf } from '../support/audit';
 import { expectError, expectFieldErrors } from '../support/errors';
 import { newApplication, newEnvironment } from '../support/fixtures';
-import { call, created, expectStatus, lastSegment, type CallResult } from '../support/http';
+import { authAnswer, call, created, expectStatus, lastSegment, type CallResult } from '../support/http';
 import { queryEscape, terraformCall } from '../support/terraform-client';
 
 const AUTH = '/application_authentications';
@@ -91,8 +91,7 @@ async function made(body: Record<string, unknown> = {}, token = w.appOwner.token
 const getItem = (uid: string, token = w.appOwner.token) => call(app, 'GET', `${C}/${uid}`, { token });
 const searchCall = (method: string, query: string, token = w.appOwner.token, accept?: string) =>
   call(app, 'GET', `${S}/${method}?${query}`, { token, headers: accept ? { Accept: accept } : {} });
-const auth = (action: string, uid?: string, token = w.appOwner.token) =>
-  call(app, 'GET', `/auth?action=${action}&resourceType=APPLICATION_CREDENTIAL${uid ? `&resourceUid=${uid}` : ''}`, { token });
+const auth = (action: string, uid?: string, token = w.appOwner.token) => authAnswer(app, token, action, 'APPLICATION_CREDENTIAL', uid);
 const deleteByName = (body: unknown, token = w.appOwner.token) => call(app, 'DELETE', AUTH, { token, body });
 
 /** What the database holds for a credential: the raw `secret` parsed, with every SCRAM verifier and other string found in it. */

@@ -14,7 +14,7 @@ import { createTenant, createUser, passwordToken, startTestApp, type TestApp, ty
 import { auditOf } from '../support/audit';
 import { expectError } from '../support/errors';
 import { newApplication, type ApplicationKind } from '../support/fixtures';
-import { call, created, expectStatus, lastSegment, type CallResult } from '../support/http';
+import { authAnswer, call, created, expectStatus, lastSegment, type CallResult } from '../support/http';
 import { goOk, queryEscape, terraformCall } from '../support/terraform-client';
 
 const D = '/application_deployments';
@@ -135,8 +135,6 @@ const operate = (uid: string, action: string, body: Record<string, unknown> = { 
 const put = (uid: string, body: unknown, token = w.appOwner.token) => call(app, 'PUT', `${D}/${uid}`, { token, body });
 const patch = (uid: string, body: unknown, token = w.appOwner.token) => call(app, 'PATCH', `${D}/${uid}`, { token, body });
 const remove = (uid: string, token = w.appOwner.token) => call(app, 'DELETE', `${D}/${uid}`, { token });
-const authAnswer = (token: string, action: string, resourceType: string, resourceUid?: string) =>
-  call(app, 'GET', `/auth?action=${action}&resourceType=${resourceType}${resourceUid ? `&resourceUid=${resourceUid}` : ''}`, { token });
 
 async function started(uid: string) {
   expectStatus(await operate(uid, 'START'), 200);
@@ -706,23 +704,23 @@ describe('links, visibility and GET /auth', () => {
       for (const state of ['Stopped', 'Running']) {
         if (state === 'Running' && (await item(uid)).body.state !== 'Running') await started(uid);
         const links = (await item(uid, who.token)).body._links;
-        const operateAnswer = await authAnswer(who.token, 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', uid);
+        const operateAnswer = await authAnswer(app, who.token, 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', uid);
         expect(operateAnswer.status === 200, `${who.email} ${state}: ${operateAnswer.text}`).toBe(operationRels(links).length > 0);
         if (operateAnswer.status === 200) expect(operateAnswer.text).toBe('');
         else expect(operateAnswer.status).toBe(403);
-        expect((await authAnswer(who.token, 'APPLICATION_DEPLOYMENT_VIEW', 'APPLICATION_DEPLOYMENT', uid)).status).toBe(200);
-        expect((await authAnswer(who.token, 'APPLICATION_DEPLOYMENT_EDIT', 'APPLICATION_DEPLOYMENT', uid)).status === 200).toBe('edit' in links);
-        expect((await authAnswer(who.token, 'APPLICATION_DEPLOYMENT_DELETE', 'APPLICATION_DEPLOYMENT', uid)).status === 200).toBe('delete' in links);
+        expect((await authAnswer(app, who.token, 'APPLICATION_DEPLOYMENT_VIEW', 'APPLICATION_DEPLOYMENT', uid)).status).toBe(200);
+        expect((await authAnswer(app, who.token, 'APPLICATION_DEPLOYMENT_EDIT', 'APPLICATION_DEPLOYMENT', uid)).status === 200).toBe('edit' in links);
+        expect((await authAnswer(app, who.token, 'APPLICATION_DEPLOYMENT_DELETE', 'APPLICATION_DEPLOYMENT', uid)).status === 200).toBe('delete' in links);
       }
       expectStatus(await operate(uid, 'STOP'), 200);
     }
     // The environment owner is not an app editor: 403 on all but VIEW.
-    expect((await authAnswer(w.streamOwner.token, 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', uid)).status).toBe(403);
+    expect((await authAnswer(app, w.streamOwner.token, 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', uid)).status).toBe(403);
     // CREATE with the application as parent: its editors only.
-    expect((await authAnswer(w.appOwner.token, 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', application.uid)).status).toBe(200);
-    expect((await authAnswer(w.streamOwner.token, 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', application.uid)).status).toBe(403);
+    expect((await authAnswer(app, w.appOwner.token, 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', application.uid)).status).toBe(200);
+    expect((await authAnswer(app, w.streamOwner.token, 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', application.uid)).status).toBe(403);
     // Invisible → 404.
-    expect((await authAnswer(stranger.token, 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', uid)).status).toBe(404);
+    expect((await authAnswer(app, stranger.token, 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', uid)).status).toBe(404);
   });
 });
 

@@ -12,7 +12,7 @@ import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, 
 import { auditOf } from '../support/audit';
 import { expectError } from '../support/errors';
 import { newApplication, type ApplicationKind } from '../support/fixtures';
-import { call, created, expectStatus, type CallResult } from '../support/http';
+import { authAnswer, call, created, expectStatus, type CallResult } from '../support/http';
 import { certificateKit, type CertificateKit, type TestLeaf } from '../support/certificates';
 import { goOk, queryEscape, terraformCall } from '../support/terraform-client';
 
@@ -799,8 +799,7 @@ describe('searches', () => {
 });
 
 describe('GET /auth', () => {
-  const auth = (token: string, action: string, resourceUid?: string) =>
-    call(app, 'GET', `/auth?action=${action}&resourceType=APPLICATION_PRINCIPAL${resourceUid ? `&resourceUid=${resourceUid}` : ''}`, { token });
+  const auth = (token: string, action: string, resourceUid?: string) => authAnswer(app, token, action, 'APPLICATION_PRINCIPAL', resourceUid);
 
   it('VIEW, EDIT, DELETE agree with the item and its links', async () => {
     const uid = await createdPrincipal({ principal: leaf().cert });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf } from '../support/audit';
-import { call } from '../support/http';
+import { authAnswer, call } from '../support/http';
 import { queryEscape, terraformCall } from '../support/terraform-client';
 
 let app: TestApp;
@@ -170,7 +170,7 @@ describe('streams: update, delete, permissions', () => {
     expect((await get(viewer)).body._links.edit).toBeUndefined();
     expect((await call(app, 'DELETE', `/streams/${created.uid}`, { token: viewer.token })).status).toBe(403);
     expect((await get(streamAdmin)).body._links.delete).toBeDefined();
-    const auth = await call(app, 'GET', `/auth?action=TOPIC_EDIT&resourceType=Topic&resourceUid=${created.uid}`, { token: author.token });
+    const auth = await authAnswer(app, author.token, 'TOPIC_EDIT', 'Topic', created.uid);
     expect(auth.status).toBe(200);
   });
 

@@ -42,3 +42,7 @@ export async function created(app: TestApp, path: string, body: unknown, token: 
 
 /** The last path segment of a URI: the uid in a Location header or a self link. */
 export const lastSegment = (uri: unknown): string => String(uri ?? '').split('/').filter(Boolean).pop() ?? '';
+
+/** `GET /auth`: may the caller of `token` do `action` on a kind of resource, or on one resource of it? */
+export const authAnswer = (app: TestApp, token: string, action: string, resourceType: string, resourceUid?: string): Promise<CallResult> =>
+  call(app, 'GET', `/auth?action=${action}&resourceType=${resourceType}${resourceUid ? `&resourceUid=${resourceUid}` : ''}`, { token });
