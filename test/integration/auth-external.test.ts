@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Row } from '../../models/define';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
 import { auditActions, auditOf } from '../support/audit';
-import { expectUnauthorized } from '../support/errors';
+import { expectError, expectUnauthorized } from '../support/errors';
 import { call, type CallResult } from '../support/http';
 import { startExternalIssuer, type ExternalIssuer } from '../support/external-issuer';
 
@@ -66,8 +66,7 @@ describe('the embedded issuer is off', () => {
       raw: post ? 'grant_type=password&client_id=self-service&username=a&password=b' : undefined,
       headers: post ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {},
     });
-    expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ status: 'NOT_FOUND', message: 'Not found', subErrors: null });
+    expectError(res, 404, { message: 'Not found', subErrors: null });
   });
 
   it('the tenant\'s issuerUrl points at AUTH_URL, and the external token opens /tenant', async () => {

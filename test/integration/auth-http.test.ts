@@ -250,8 +250,7 @@ describe('token endpoint', () => {
 describe('TENANT_ADMIN gate on clusters', () => {
   it('a user without TENANT_ADMIN gets 403 on create', async () => {
     const res = await call(app, 'POST', '/clusters', { token: author.token, body: { name: 'not-allowed', bootstrapServers: ['b:9092'] } });
-    expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ status: 'FORBIDDEN', subErrors: null });
+    expectError(res, 403, { subErrors: null });
   });
 
   it.each([

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { expectError } from '../support/errors';
 import { call } from '../support/http';
 
 let app: TestApp;
@@ -88,10 +89,7 @@ describe('If-Match', () => {
     const c = await newCluster();
     await req('PATCH', c.uid, {}, { description: 'v1' });
     const res = await req(method, c.uid, { 'If-Match': '"0"' }, body);
-    expect(res.status).toBe(412);
-    expect(res.headers.get('content-type')).toMatch(/^application\/hal\+json/);
-    expect(res.body).toMatchObject({ status: 'PRECONDITION_FAILED', subErrors: null });
-    expect(res.body.errors.length).toBeGreaterThan(0);
+    expectError(res, 412, { subErrors: null });
     const after = await req('GET', c.uid);
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).toBe('"1"');

@@ -178,9 +178,7 @@ describe('bad paging parameters → 400 naming the parameter', () => {
     ['sort', '?sort=name,asc,extra'],
   ])('%s in %s', async (param, query) => {
     const res = await list(query);
-    expect(res.status).toBe(400);
-    expect(res.headers.get('content-type')).toMatch(/^application\/hal\+json/);
-    expect(res.body).toMatchObject({ status: 'BAD_REQUEST', message: 'Bad request' });
+    expectError(res, 400, { message: 'Bad request' });
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0]).toMatch(new RegExp(`^${param}: `));
     expect(res.body.subErrors).toEqual([expect.objectContaining({ field: param })]);

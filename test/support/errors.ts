@@ -29,6 +29,8 @@ export interface ExpectedError {
   errors?: string[];
   /** One of the `errors` names this field (`field: …`). */
   field?: string;
+  /** The `subErrors`, exactly (`null` where no field is to blame). */
+  subErrors?: unknown;
 }
 
 /** Asserts the status and the error body's shape, and what `expected` names; answers the body. */
@@ -47,6 +49,7 @@ export function expectError(res: ErrorReply, status: number, expected: ExpectedE
   expect(body.subErrors === null || Array.isArray(body.subErrors)).toBe(true);
   if (expected.message !== undefined) expect(body.message).toBe(expected.message);
   if (expected.errors) expect(body.errors).toEqual(expected.errors);
+  if ('subErrors' in expected) expect(body.subErrors).toEqual(expected.subErrors);
   if (expected.field) expect(body.errors.some((e: string) => e.startsWith(`${expected.field}: `)), JSON.stringify(body.errors)).toBe(true);
   return body;
 }
