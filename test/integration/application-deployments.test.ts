@@ -13,7 +13,7 @@ import { accessWorld, type AccessWorld } from '../support/access-world';
 import { createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf } from '../support/audit';
 import { expectError } from '../support/errors';
-import { newApplication, type ApplicationKind } from '../support/fixtures';
+import { newApplication, requestedGrant, type ApplicationKind } from '../support/fixtures';
 import { authAnswer, call, created, expectStatus, lastSegment, type CallResult } from '../support/http';
 import { goOk, queryEscape, terraformCall } from '../support/terraform-client';
 
@@ -87,13 +87,9 @@ async function credential(application: any, environment: any): Promise<void> {
 
 /** A grant request by the app owner; in the `Stream owner` environment approved by the stream owner unless told not to. */
 async function grant(application: any, environment: any, o: { approve?: boolean; stream?: any } = {}): Promise<string> {
-  const res = await call(app, 'POST', '/application_access_grants', {
-    token: w.appOwner.token,
-    body: { applicationId: application.uid, streamId: (o.stream ?? w.stream).uid, environmentId: environment.uid, accessType: 'CONSUMER' },
-  });
-  expectStatus(res, 201);
-  const uid = res.body.uid as string;
-  if (res.body.status === 'Pending' && o.approve !== false) {
+  const requested = await requestedGrant(app, w.appOwner.token, { application: application.uid, stream: (o.stream ?? w.stream).uid, environment: environment.uid });
+  const uid = requested.uid as string;
+  if (requested.status === 'Pending' && o.approve !== false) {
     expectStatus(await call(app, 'PUT', `/application_access_grants/${uid}`, { token: w.streamOwner.token }), 200);
   }
   return uid;

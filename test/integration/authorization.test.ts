@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessWorld, type AccessWorld } from '../support/access-world';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { requestedGrant } from '../support/fixtures';
 import { expectError } from '../support/errors';
 import { call, created, expectStatus, lastSegment } from '../support/http';
 
@@ -85,11 +86,8 @@ beforeAll(async () => {
   who.appOwner = w.appOwner;
   who.streamOwner = w.streamOwner;
   uid.worldApp = w.application.uid;
-  const grant = async (stream: any, environment: any, accessType: string, token = w.appOwner.token) => {
-    const res = await call(app, 'POST', '/application_access_grants', { token, body: { applicationId: w.application.uid, streamId: stream.uid, environmentId: environment.uid, accessType } });
-    if (res.status !== 201) throw new Error(`/application_access_grants: ${res.status} ${res.text}`);
-    return res.body.uid as string;
-  };
+  const grant = async (stream: any, environment: any, accessType: string, token = w.appOwner.token): Promise<string> =>
+    (await requestedGrant(app, token, { application: w.application.uid, stream: stream.uid, environment: environment.uid, accessType })).uid;
   const act = async (method: string, path: string, token: string, expected: number) => {
     const res = await call(app, method, path, { token, body: method === 'DELETE' ? undefined : { reason: 'authz test' } });
     if (res.status !== expected) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);

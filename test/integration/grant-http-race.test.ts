@@ -8,8 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessWorld, worldStream, type AccessWorld } from '../support/access-world';
 import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { requestedGrant } from '../support/fixtures';
 import { grantAuditOf } from '../support/audit';
-import { call, expectStatus, type CallResult } from '../support/http';
+import { call, type CallResult } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
@@ -32,12 +33,9 @@ afterAll(async () => app?.stop());
 /** A stream of its own, configured in both environments: every test gets a fresh (application, stream) pair. */
 const freshStream = () => worldStream(app, w, `hr-race-${++streams}`);
 
-async function requestGrant(stream: any, env: any, accessType = 'CONSUMER'): Promise<any> {
-  const res = await call(app, 'POST', '/application_access_grants', {
-    token: w.appOwner.token, body: { applicationId: w.application.uid, streamId: stream.uid, environmentId: env.uid, accessType },
-  });
-  return expectStatus(res, 201).body;
-}
+/** The world application's request for `stream` in `env`. */
+const requestGrant = (stream: any, env: any, accessType = 'CONSUMER'): Promise<any> =>
+  requestedGrant(app, w.appOwner.token, { application: w.application.uid, stream: stream.uid, environment: env.uid, accessType });
 
 /** The grant events of the application whose `details.grant` is `grant`, oldest first. */
 const auditOf = (grant: string) => grantAuditOf(app, w.application.uid, grant);

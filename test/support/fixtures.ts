@@ -39,3 +39,10 @@ export async function configuredStream(app: TestApp, token: string, o: { name: s
   for (const environment of o.environments) configs.push(await created(app, '/stream_configs', { stream: stream.uid, environment }, token));
   return { stream, configs };
 }
+
+/** An access grant requested by `token` (201): answers the grant, Pending or, where the environment says Auto, Approved. */
+export async function requestedGrant(app: TestApp, token: string, o: { application: string; stream: string; environment: string; accessType?: string }): Promise<any> {
+  return created(app, '/application_access_grants', {
+    applicationId: o.application, streamId: o.stream, environmentId: o.environment, accessType: o.accessType ?? 'CONSUMER',
+  }, token);
+}
