@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openKey } from '../../models/application-access';
 import { accessWorld, insertCredential, insertPrincipal, type AccessWorld } from '../support/access-world';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf } from '../support/audit';
 import { BAD_BODY, expectError } from '../support/errors';
 import { configuredStream, newApplication } from '../support/fixtures';
@@ -32,8 +32,7 @@ let bare: any;
 let n = 0;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'acc');
+  ({ app, t } = await startWithTenant('acc'));
   w = await accessWorld(app, t, 'aa');
   stranger = await createUser(app, t, ['APPLICATION_AUTHOR', 'STREAM_AUTHOR'], 'stranger');
   await adminPost('/groups', { name: 'aa Strangers', members: [stranger.user.uid] });

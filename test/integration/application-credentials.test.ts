@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySecret } from '../../core/passwords';
 import { verifyScram } from '../../auth/scram';
 import { accessWorld, type AccessWorld } from '../support/access-world';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf } from '../support/audit';
 import { expectError, expectFieldErrors } from '../support/errors';
 import { newApplication, newEnvironment } from '../support/fixtures';
@@ -43,8 +43,7 @@ let hidden: any;
 let hiddenEnv: any;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'cred');
+  ({ app, t } = await startWithTenant('cred'));
   w = await accessWorld(app, t, 'ac');
   // The world's fixture credential is not made through the API; these tests count credentials themselves.
   await app.models.ApplicationCredential.destroy({ where: { tenantUid: t.tenant.uid } });

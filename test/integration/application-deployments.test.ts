@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessWorld, type AccessWorld } from '../support/access-world';
-import { createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, passwordToken, startTestApp, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf } from '../support/audit';
 import { expectError } from '../support/errors';
 import { newApplication, requestedGrant, type ApplicationKind } from '../support/fixtures';
@@ -52,8 +52,7 @@ let appAdmin: TestUser;
 let n = 0;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'deploy');
+  ({ app, t } = await startWithTenant('deploy'));
   w = await accessWorld(app, t, 'dp');
   stranger = await createUser(app, t, ['APPLICATION_AUTHOR', 'STREAM_AUTHOR', 'ENVIRONMENT_AUTHOR'], 'stranger');
   appAdmin = await createUser(app, t, ['APPLICATION_ADMIN'], 'appadmin');

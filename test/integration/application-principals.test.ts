@@ -8,7 +8,7 @@
  * Every certificate and key is made by openssl at test time (test/support/certificates.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf } from '../support/audit';
 import { expectError } from '../support/errors';
 import { newApplication, type ApplicationKind } from '../support/fixtures';
@@ -47,8 +47,7 @@ let subjects = 0;
 
 beforeAll(async () => {
   kit = certificateKit();
-  app = await startTestApp();
-  t = await createTenant(app, 'princ');
+  ({ app, t } = await startWithTenant('princ'));
   appOwner = await createUser(app, t, ['APPLICATION_AUTHOR'], 'appowner');
   envOwner = await createUser(app, t, ['ENVIRONMENT_AUTHOR'], 'envowner');
   stranger = await createUser(app, t, ['APPLICATION_AUTHOR', 'ENVIRONMENT_AUTHOR'], 'stranger');

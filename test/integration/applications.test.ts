@@ -1,6 +1,6 @@
 /** Applications (CONTRACT §5.10, §4.3, §7, §8): fields and enums, owners inline, rules, permissions, searches, audit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf } from '../support/audit';
 import { call } from '../support/http';
 import { queryEscape, terraformCall } from '../support/terraform-client';
@@ -18,8 +18,7 @@ let viewers: any;
 let n = 0;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'apps');
+  ({ app, t } = await startWithTenant('apps'));
   author = await createUser(app, t, ['APPLICATION_AUTHOR'], 'author');
   manager = await createUser(app, t, ['APPLICATION_AUTHOR'], 'manager');
   outsider = await createUser(app, t, ['APPLICATION_AUTHOR'], 'outsider');

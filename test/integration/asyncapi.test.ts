@@ -5,7 +5,7 @@
  */
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { call, created, expectStatus } from '../support/http';
 import { parseAsyncApi, unjustified } from '../support/asyncapi';
 
@@ -84,8 +84,7 @@ const TREE = { title: 'Tree', type: 'object', properties: { value: { type: 'stri
 const PROTO = 'syntax = "proto3";\npackage shop;\n\nmessage Shipment {\n  string id = 1;\n  repeated string parcels = 2;\n}\n';
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'aapi');
+  ({ app, t } = await startWithTenant('aapi'));
   owner = await createUser(app, t, ['STREAM_AUTHOR', 'SCHEMA_AUTHOR'], 'owner');
   nobody = await createUser(app, t, [], 'nobody');
   owners = await post('/groups', { name: 'AsyncAPI Owners', members: [owner.user.uid] });

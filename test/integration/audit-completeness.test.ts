@@ -10,7 +10,7 @@ import { Op } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceByCollection } from '../../handlers/resources';
 import type { AuditEventRow } from '../../models/audit-event';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { call, created, lastSegment, type CallOptions, type CallResult } from '../support/http';
 import { certificateKit, type CertificateKit } from '../support/certificates';
 import { startFakeAiven, type FakeAiven } from '../support/fake-aiven';
@@ -119,8 +119,7 @@ beforeAll(async () => {
       }],
     },
   });
-  app = await startTestApp({ aivenApiUrl: fakeAiven.url });
-  t = await createTenant(app, 'walk');
+  ({ app, t } = await startWithTenant('walk', { aivenApiUrl: fakeAiven.url }));
   actor = await createUser(app, t, ['SUPER_ADMIN', 'TENANT_ADMIN'], 'walker');
 }, 120_000);
 afterAll(async () => {

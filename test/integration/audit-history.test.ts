@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_VISIBLE_AS_VALUES } from '../../models/audit-event';
 import { COUNT_WINDOW as AUDIT_COUNT_WINDOW } from '../../handlers/_lib/paging';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { expectError } from '../support/errors';
 import { call, created } from '../support/http';
 
@@ -31,8 +31,7 @@ async function events(query: string, token = tok()): Promise<any[]> {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'audit');
+  ({ app, t } = await startWithTenant('audit'));
   other = await createTenant(app, 'audit-other');
   member = await createUser(app, t, ['APPLICATION_AUTHOR', 'STREAM_AUTHOR'], 'member');
   outsider = await createUser(app, t, ['APPLICATION_AUTHOR'], 'outsider');

@@ -6,7 +6,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { auditActions } from '../support/audit';
 import { call } from '../support/http';
 import { startExternalIssuer, type ExternalIssuer } from '../support/external-issuer';
@@ -28,8 +28,7 @@ const clientToken = (clientId: string, roles: string[] = [], sub = randomUUID())
 
 beforeAll(async () => {
   issuer = await startExternalIssuer();
-  app = await startTestApp({ externalAuthUrl: issuer.url });
-  t = await createTenant(app, 'ext-sa');
+  ({ app, t } = await startWithTenant('ext-sa', { externalAuthUrl: issuer.url }));
   adminToken = issuer.sign({
     iss: iss(), sub: randomUUID(), typ: 'Bearer', azp: 'self-service', exp: now() + 300, email: `admin-${hex()}@ext.example`,
     email_verified: true, given_name: 'Tenant', family_name: 'Admin', realm_access: { roles: ['TENANT_ADMIN'] },

@@ -6,7 +6,7 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import jwt, { type SignOptions } from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startTestApp, startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { expectUnauthorized } from '../support/errors';
 import { call } from '../support/http';
 import { startExternalIssuer, type ExternalIssuer } from '../support/external-issuer';
@@ -17,8 +17,7 @@ let t: TestTenant;
 
 beforeAll(async () => {
   issuer = await startExternalIssuer();
-  app = await startTestApp({ externalAuthUrl: issuer.url });
-  t = await createTenant(app, 'ext-tok');
+  ({ app, t } = await startWithTenant('ext-tok', { externalAuthUrl: issuer.url }));
 });
 afterAll(async () => {
   await app?.stop();

@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { SignOptions } from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Row } from '../../models/define';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { auditActions, auditOf } from '../support/audit';
 import { expectError, expectUnauthorized } from '../support/errors';
 import { call, type CallResult } from '../support/http';
@@ -45,8 +45,7 @@ const setRoles = (uid: string, roles: string[]) => call(app, 'PUT', `/users/${ui
 
 beforeAll(async () => {
   issuer = await startExternalIssuer();
-  app = await startTestApp({ externalAuthUrl: issuer.url });
-  t = await createTenant(app, 'ext');
+  ({ app, t } = await startWithTenant('ext', { externalAuthUrl: issuer.url }));
   adminToken = sign(person({ given_name: 'Tenant', family_name: 'Admin', realm_access: { roles: ['TENANT_ADMIN'] } }));
   if ((await get('/user', adminToken)).status !== 200) throw new Error('setup failed');
 });

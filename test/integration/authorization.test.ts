@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessWorld, type AccessWorld } from '../support/access-world';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { requestedGrant } from '../support/fixtures';
 import { expectError } from '../support/errors';
 import { call, created, expectStatus, lastSegment } from '../support/http';
@@ -51,8 +51,7 @@ async function worldAuthentication(w: AccessWorld, adminToken: string) {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'authz');
+  ({ app, t } = await startWithTenant('authz'));
   other = await createTenant(app, 'authz-other');
   who.admin = t.admin;
   who.owner = await createUser(app, t, ['ENVIRONMENT_AUTHOR'], 'owner');

@@ -4,7 +4,7 @@
  * history that keeps the order it was written in.
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { auditOf } from '../support/audit';
 import { call } from '../support/http';
 import { dialectOf } from '../../models/db';
@@ -13,10 +13,7 @@ let app: TestApp;
 let t: TestTenant;
 const post = (body: unknown) => call(app, 'POST', '/clusters', { token: t.admin.token, body });
 
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'portable');
-});
+beforeAll(async () => { ({ app, t } = await startWithTenant('portable')); });
 afterAll(async () => app?.stop());
 
 describe(`database portability (${dialectOf(inject('databaseUrl'))})`, () => {

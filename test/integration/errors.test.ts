@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../models/db';
 import { startServer, type RunningServer } from '../../server/server';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startTestApp, startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { BAD_BODY, expectError } from '../support/errors';
 import { call } from '../support/http';
 import type { Sequelize } from 'sequelize';
@@ -13,10 +13,7 @@ import type { Sequelize } from 'sequelize';
 let app: TestApp;
 let t: TestTenant;
 
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'errors');
-});
+beforeAll(async () => { ({ app, t } = await startWithTenant('errors')); });
 afterAll(async () => app?.stop());
 
 const create = (body: unknown) => call(app, 'POST', '/clusters', { token: t.admin.token, body });

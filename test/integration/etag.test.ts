@@ -3,7 +3,7 @@
  * If-None-Match → 304, stale If-Match → 412; PATCH merges, PUT replaces. Clusters are the subject.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { expectError } from '../support/errors';
 import { call } from '../support/http';
 
@@ -11,10 +11,7 @@ let app: TestApp;
 let t: TestTenant;
 let n = 0;
 
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'etag');
-});
+beforeAll(async () => { ({ app, t } = await startWithTenant('etag')); });
 afterAll(async () => app?.stop());
 
 const FULL = {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessWorld, worldStream, type AccessWorld } from '../support/access-world';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { requestedGrant } from '../support/fixtures';
 import { grantAuditOf } from '../support/audit';
 import { call, type CallResult } from '../support/http';
@@ -24,8 +24,7 @@ const FIRST_MOVE: Record<string, string> = {
 };
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'hrace');
+  ({ app, t } = await startWithTenant('hrace'));
   w = await accessWorld(app, t, 'hr');
 });
 afterAll(async () => app?.stop());

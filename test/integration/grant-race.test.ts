@@ -7,7 +7,7 @@ import { UniqueConstraintError } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveGrant, openKey } from '../../models/application-access';
 import type { GrantStatus } from '../../core/rules/grant-state';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { call, created } from '../support/http';
 
 let app: TestApp;
@@ -15,8 +15,7 @@ let t: TestTenant;
 const uid: Record<string, string> = {};
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'race');
+  ({ app, t } = await startWithTenant('race'));
   const post = async (path: string, body: unknown): Promise<string> => (await created(app, path, body, t.admin.token)).uid;
   uid.group = await post('/groups', { name: 'Race Owners', members: [t.admin.user.uid] });
   uid.instance = await post('/instances', { name: 'Race Inst', shortName: 'race' });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { expectError } from '../support/errors';
 import { auditOf } from '../support/audit';
 import { call } from '../support/http';
@@ -14,8 +14,7 @@ let root: TestUser;
 let outsider: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'groups');
+  ({ app, t } = await startWithTenant('groups'));
   other = await createTenant(app, 'groups-other');
   alice = await createUser(app, t, ['ENVIRONMENT_AUTHOR'], 'alice');
   bob = await createUser(app, t, ['ENVIRONMENT_AUTHOR'], 'bob');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, createUser, startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { auditActions } from '../support/audit';
 import { call } from '../support/http';
 
@@ -10,8 +10,7 @@ let c1: any;
 let c2: any;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'instances');
+  ({ app, t } = await startWithTenant('instances'));
   other = await createTenant(app, 'instances-other');
   c1 = (await call(app, 'POST', '/clusters', { token: t.admin.token, body: { name: 'ic-1', bootstrapServers: ['b1:9092'] } })).body;
   c2 = (await call(app, 'POST', '/clusters', { token: t.admin.token, body: { name: 'ic-2', bootstrapServers: ['b2:9092'] } })).body;

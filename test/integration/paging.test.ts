@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNT_WINDOW } from '../../handlers/_lib/paging';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { expectError } from '../support/errors';
 import { call } from '../support/http';
 
@@ -19,8 +19,7 @@ const CLUSTERS: [string, string][] = [
 const NAMES = CLUSTERS.map(([n]) => n);
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'paging');
+  ({ app, t } = await startWithTenant('paging'));
   empty = await createTenant(app, 'paging-empty');
   for (const [name, location] of CLUSTERS) {
     const res = await call(app, 'POST', '/clusters', { token: t.admin.token, body: { name, location, bootstrapServers: ['b:9092'] } });

@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { expectError } from '../support/errors';
 import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
 
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'profile');
-});
+beforeAll(async () => { ({ app, t } = await startWithTenant('profile')); });
 afterAll(async () => app?.stop());
 
 describe('profile', () => {

@@ -8,7 +8,7 @@ import { openDatabase } from '../../models/db';
 import { newUid } from '../../models/define';
 import { migrator } from '../../migrations/migrator';
 import { createRunDatabase } from '../support/run-database';
-import { createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, passwordToken, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf } from '../support/audit';
 import { call } from '../support/http';
 
@@ -19,8 +19,7 @@ let reader: TestUser;
 let superAdmin: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'refdata');
+  ({ app, t } = await startWithTenant('refdata'));
   other = await createTenant(app, 'refdata-other');
   reader = await createUser(app, t, ['STREAM_AUTHOR', 'APPLICATION_AUTHOR'], 'reader');
   superAdmin = await createUser(app, t, ['SUPER_ADMIN', 'TENANT_ADMIN'], 'super');

@@ -1,6 +1,6 @@
 /** Schemas and versions (CONTRACT §5.9, §7, §8): check-parse, upload, plain and HAL reads, owners, deletes, audit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf, auditActions } from '../support/audit';
 import { call } from '../support/http';
 import { terraformCall } from '../support/terraform-client';
@@ -14,8 +14,7 @@ let owners: any;
 let n = 0;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'schemas');
+  ({ app, t } = await startWithTenant('schemas'));
   owner = await createUser(app, t, ['STREAM_AUTHOR'], 'owner');
   stranger = await createUser(app, t, ['STREAM_AUTHOR'], 'stranger');
   schemaAdmin = await createUser(app, t, ['SCHEMA_ADMIN'], 'schemaadmin');

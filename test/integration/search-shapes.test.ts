@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import spec from '../../generated/openapi.json';
 import { accessWorld } from '../support/access-world';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { call, created } from '../support/http';
 
 /** CONTRACT §5's single-entity searches, by collection. */
@@ -46,8 +46,7 @@ const rows: Record<string, any> = {};
 const matches: Record<string, string> = {};
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'searches');
+  ({ app, t } = await startWithTenant('searches'));
   const post = (c: string, body: unknown) => created(app, `/${c}`, body, t.admin.token);
   rows.clusters = await post('clusters', { name: 'search-cluster', bootstrapServers: ['k:9092'] });
   rows.instances = await post('instances', { name: 'Search Instance', shortName: 'searchinst', clusters: [rows.clusters.uid] });

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../core/logger';
 import { accessWorld, type AccessWorld } from '../support/access-world';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { auditOf } from '../support/audit';
 import { call, expectStatus, type CallOptions, type CallResult } from '../support/http';
 import { startLogCapture, type LogCapture } from '../support/log-capture';
@@ -32,8 +32,7 @@ let capture: LogCapture | undefined;
 
 beforeAll(async () => {
   kit = certificateKit();
-  app = await startTestApp();
-  t = await createTenant(app, 'secret');
+  ({ app, t } = await startWithTenant('secret'));
   w = await accessWorld(app, t, 'sc');
   // The world's fixture credential is inserted through the model, not the API (its `types` are not in the stored
   // form, so listing it fails the response validation); this flow makes its credentials through the API.

@@ -4,7 +4,7 @@
  * requests of the Terraform provider.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf } from '../support/audit';
 import { call, created } from '../support/http';
 import { terraformCall } from '../support/terraform-client';
@@ -40,8 +40,7 @@ const upload = async (schemaText: string, version: string) => {
 };
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'cfgs');
+  ({ app, t } = await startWithTenant('cfgs'));
   owner = await createUser(app, t, ['STREAM_AUTHOR'], 'owner');
   stranger = await createUser(app, t, ['STREAM_AUTHOR'], 'stranger');
   streamAdmin = await createUser(app, t, ['STREAM_ADMIN'], 'streamadmin');

@@ -1,6 +1,6 @@
 /** Streams (CONTRACT §5.7, §7, §8): types and schemas, classification, visibility, permissions, searches, audit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf } from '../support/audit';
 import { authAnswer, call } from '../support/http';
 import { queryEscape, terraformCall } from '../support/terraform-client';
@@ -18,8 +18,7 @@ const schema: Record<string, string> = {};
 let n = 0;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'streams');
+  ({ app, t } = await startWithTenant('streams'));
   author = await createUser(app, t, ['STREAM_AUTHOR'], 'author');
   outsider = await createUser(app, t, ['STREAM_AUTHOR'], 'outsider');
   viewer = await createUser(app, t, ['APPLICATION_AUTHOR'], 'viewer');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, passwordToken, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { expectError } from '../support/errors';
 import { auditActions, auditOf } from '../support/audit';
 import { call } from '../support/http';
@@ -12,8 +12,7 @@ let sa: TestUser;
 let plain: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'tenants');
+  ({ app, t } = await startWithTenant('tenants'));
   other = await createTenant(app, 'tenants-other');
   sa = await createUser(app, t, ['SUPER_ADMIN'], 'root');
   plain = await createUser(app, t, ['ENVIRONMENT_AUTHOR', 'STREAM_AUTHOR', 'APPLICATION_AUTHOR'], 'plain');

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessWorld, worldStream, type AccessWorld } from '../support/access-world';
-import { createTenant, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { expectError } from '../support/errors';
 import { grantAuditOf } from '../support/audit';
 import { call, type CallResult } from '../support/http';
@@ -20,8 +20,7 @@ let w: AccessWorld;
 let streams = 0;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'tfgrant');
+  ({ app, t } = await startWithTenant('tfgrant'));
   w = await accessWorld(app, t, 'tg');
 });
 afterAll(async () => app?.stop());

@@ -4,7 +4,7 @@
  * `/user`, the e-mail search, tenant isolation and the audit history without secrets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, passwordToken, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { expectError } from '../support/errors';
 import { auditOf } from '../support/audit';
 import { call } from '../support/http';
@@ -17,8 +17,7 @@ let superAdmin: TestUser;
 let seq = 0;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'users');
+  ({ app, t } = await startWithTenant('users'));
   other = await createTenant(app, 'users-other');
   plain = await createUser(app, t, ['STREAM_AUTHOR'], 'plain');
   superAdmin = await createUser(app, t, ['SUPER_ADMIN'], 'super');
