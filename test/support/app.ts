@@ -72,11 +72,11 @@ export async function passwordToken(app: TestApp, realm: string, username: strin
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-// The request helper lives in http.ts; suites that import it together with the app find it here as well.
-export { call, type CallOptions, type CallResult } from './http';
-
 /** The suite's app and a tenant of its own, the start of most suites. */
 export async function startWithTenant(prefix: string, overrides: Partial<Config> = {}): Promise<{ app: TestApp; t: TestTenant }> {
   const app = await startTestApp(overrides);
   return { app, t: await createTenant(app, prefix) };
 }
+
+// The request helper lives in http.ts; suites that import it together with the app find it here as well.
+export { call, type CallOptions, type CallResult } from './http';
