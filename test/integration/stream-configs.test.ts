@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { expectError } from '../support/errors';
 import { auditOf } from '../support/audit';
-import { call, created } from '../support/http';
+import { call, created, type CallResult } from '../support/http';
 import { terraformCall } from '../support/terraform-client';
 
 let app: TestApp;
@@ -213,11 +214,7 @@ describe('stream configs: schema versions', () => {
     const s = await stream({ valueSchema: up.schemaUid });
     const env = await post('/environments', { name: `cfg-block`, shortName: 'block', instance: inst.uid, owners: owners.uid });
     const cfg = (await create({ stream: s.uid, environment: env.uid, valueSchemaVersion: up.id })).body;
-    const expect422 = async (res: Promise<{ status: number; body: any }>, pattern: RegExp) => {
-      const r = await res;
-      expect(r.status).toBe(422);
-      expect(r.body.errors[0]).toMatch(pattern);
-    };
+    const expect422 = async (res: Promise<CallResult>, pattern: RegExp) => expect(expectError(await res, 422).errors[0]).toMatch(pattern);
     await expect422(call(app, 'DELETE', `/schema_versions/${up.id}`, { token: tok() }), /pinned/);
     await expect422(call(app, 'DELETE', `/schemas/${up.schemaUid}`, { token: tok() }), /pinned/);
     await expect422(call(app, 'PATCH', `/streams/${s.uid}`, { token: owner.token, body: { valueType: 'String', valueSchema: null } }), /pins a schema version/);
