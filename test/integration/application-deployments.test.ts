@@ -10,11 +10,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessWorld, type AccessWorld } from '../support/access-world';
-import { call, createTenant, createUser, passwordToken, startTestApp, type CallResult, type TestApp, type TestTenant, type TestUser } from '../support/app';
-import { queryEscape, terraformCall } from '../support/terraform-client';
+import { createUser, passwordToken, startTestApp, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { auditOf } from '../support/audit';
+import { expectError } from '../support/errors';
+import { newApplication, requestedGrant, type ApplicationKind } from '../support/fixtures';
+import { authAnswer, call, created, expectStatus, lastSegment, type CallResult } from '../support/http';
+import { goOk, queryEscape, terraformCall } from '../support/terraform-client';
 
 const D = '/application_deployments';
-const SINK = 'org.apache.kafka.connect.file.FileStreamSinkConnector';
 const UID = /^[0-9a-f]{32}$/;
 
 const ONLY_CONNECTOR_AND_KSML = 'Only Connector and Ksml applications can be deployed';
@@ -49,8 +52,7 @@ let appAdmin: TestUser;
 let n = 0;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'deploy');
+  ({ app, t } = await startWithTenant('deploy'));
   w = await accessWorld(app, t, 'dp');
   stranger = await createUser(app, t, ['APPLICATION_AUTHOR', 'STREAM_AUTHOR', 'ENVIRONMENT_AUTHOR'], 'stranger');
   appAdmin = await createUser(app, t, ['APPLICATION_ADMIN'], 'appadmin');
@@ -61,28 +63,9 @@ afterAll(async () => app?.stop());
 // ---------------------------------------------------------------------------------------------------------------
 // helpers
 
-function expectStatus(res: CallResult, status: number) {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status} ${res.text}`);
-}
-
-async function post(path: string, body: unknown, token = w.appOwner.token) {
-  const res = await call(app, 'POST', path, { token, body });
-  expectStatus(res, 201);
-  return res.body;
-}
-
-type Kind = 'Connector' | 'Ksml' | 'Custom';
-
+const post = (path: string, body: unknown, token = w.appOwner.token) => created(app, path, body, token);
 /** A new Public application of the app team. */
-async function freshApp(kind: Kind): Promise<any> {
-  n += 1;
-  const byKind = {
-    Connector: { applicationType: 'Connector', type: 'SINK', applicationClass: SINK },
-    Ksml: { applicationType: 'Ksml' },
-    Custom: { applicationType: 'Custom', type: 'Java' },
-  }[kind];
-  return post('/applications', { applicationId: `io.dp.app${n}`, name: `dp App ${n}`, shortName: `dp_app_${n}`, owners: w.appTeam.uid, ...byKind });
-}
+const freshApp = (kind: ApplicationKind) => newApplication(app, w.appOwner.token, { tag: 'dp', owners: w.appTeam.uid, kind });
 
 /** A custom principal (one-element array) → its uid; activated through the API if asked. */
 async function principal(application: any, environment: any, activate = true): Promise<string> {
@@ -91,7 +74,7 @@ async function principal(application: any, environment: any, activate = true): P
     token: w.appOwner.token, body: [{ principal: `dp-client-${n}`, custom: true, application: application.uid, environment: environment.uid }],
   });
   expectStatus(res, 201);
-  const uid = String(res.body).split('/').pop()!;
+  const uid = lastSegment(res.body);
   if (activate) expectStatus(await call(app, 'POST', `/application_authentications/${uid}/activate`, { token: w.appOwner.token }), 200);
   return uid;
 }
@@ -103,13 +86,9 @@ async function credential(application: any, environment: any): Promise<void> {
 
 /** A grant request by the app owner; in the `Stream owner` environment approved by the stream owner unless told not to. */
 async function grant(application: any, environment: any, o: { approve?: boolean; stream?: any } = {}): Promise<string> {
-  const res = await call(app, 'POST', '/application_access_grants', {
-    token: w.appOwner.token,
-    body: { applicationId: application.uid, streamId: (o.stream ?? w.stream).uid, environmentId: environment.uid, accessType: 'CONSUMER' },
-  });
-  expectStatus(res, 201);
-  const uid = res.body.uid as string;
-  if (res.body.status === 'Pending' && o.approve !== false) {
+  const requested = await requestedGrant(app, w.appOwner.token, { application: application.uid, stream: (o.stream ?? w.stream).uid, environment: environment.uid });
+  const uid = requested.uid as string;
+  if (requested.status === 'Pending' && o.approve !== false) {
     expectStatus(await call(app, 'PUT', `/application_access_grants/${uid}`, { token: w.streamOwner.token }), 200);
   }
   return uid;
@@ -141,7 +120,7 @@ const deploy = (application: any, environment: any, configs?: unknown, token = w
 async function deployed(application: any, environment: any, configs?: unknown): Promise<string> {
   const res = await deploy(application, environment, configs);
   expectStatus(res, 201);
-  return res.headers.get('location')!.split('/').pop()!;
+  return lastSegment(res.headers.get('location'));
 }
 
 const item = (uid: string, token = w.appOwner.token) => call(app, 'GET', `${D}/${uid}`, { token });
@@ -151,28 +130,17 @@ const operate = (uid: string, action: string, body: Record<string, unknown> = { 
 const put = (uid: string, body: unknown, token = w.appOwner.token) => call(app, 'PUT', `${D}/${uid}`, { token, body });
 const patch = (uid: string, body: unknown, token = w.appOwner.token) => call(app, 'PATCH', `${D}/${uid}`, { token, body });
 const remove = (uid: string, token = w.appOwner.token) => call(app, 'DELETE', `${D}/${uid}`, { token });
-const authAnswer = (token: string, action: string, resourceType: string, resourceUid?: string) =>
-  call(app, 'GET', `/auth?action=${action}&resourceType=${resourceType}${resourceUid ? `&resourceUid=${resourceUid}` : ''}`, { token });
 
 async function started(uid: string) {
   expectStatus(await operate(uid, 'START'), 200);
 }
 
-/** A §2 error body with `status` 400 BAD_REQUEST, `message`, and exactly `errors` if given. */
-function expectRefusal(res: CallResult, message: string, errors: string[] = [message]) {
-  expect(res.status, res.text).toBe(400);
-  expect(res.headers.get('content-type')).toMatch(/^application\/hal\+json/);
-  expect(Object.keys(res.body).sort()).toEqual(['errors', 'message', 'status', 'subErrors']);
-  expect(res.body.status).toBe('BAD_REQUEST');
-  expect(res.body.message).toBe(message);
-  expect(res.body.errors).toEqual(errors);
-}
+/** A 400 with `message` and exactly `errors` (the message alone unless told). */
+const expectRefusal = (res: CallResult, message: string, errors: string[] = [message]) => expectError(res, 400, { message, errors });
 
 /** The config refusal: one errors[] entry per key, each naming the problem; the keys are in subErrors. */
 function expectConfigRefusal(res: CallResult, message: string, keys: string[]) {
-  expect(res.status, res.text).toBe(400);
-  expect(res.body.status).toBe('BAD_REQUEST');
-  expect(res.body.message).toBe(message);
+  expectError(res, 400, { message });
   expect(res.body.errors).toHaveLength(keys.length);
   for (const e of res.body.errors) expect(e).toContain(message);
   expect((res.body.subErrors as any[]).map((s) => s.field).sort()).toEqual(keys.map((k) => `configs.${k}`).sort());
@@ -184,8 +152,7 @@ const href = (l: any) => l.href as string;
 
 /** Deployment events of an application (APPLICATION_*, not the grant's APPLICATION_ACCESS_*), oldest first. */
 const deploymentAudit = async (applicationUid: string): Promise<any[]> =>
-  (await app.models.AuditEvent.findAll({ where: { resourceId: applicationUid }, order: [['seq', 'ASC']] }))
-    .filter((r: any) => r.action.startsWith('APPLICATION_') && !r.action.startsWith('APPLICATION_ACCESS_'));
+  (await auditOf(app, applicationUid, 'APPLICATION_')).filter((r) => !r.action.startsWith('APPLICATION_ACCESS_'));
 const actions = async (applicationUid: string) => (await deploymentAudit(applicationUid)).map((r: any) => r.action as string);
 const auditCount = async () => app.models.AuditEvent.count({ where: { tenantUid: t.tenant.uid } });
 
@@ -350,8 +317,7 @@ describe('a Ksml application, through the API alone', () => {
 
     const bare = await freshApp('Ksml');
     const res = await deploy(bare, w.auto, ksmlConfigs());
-    expect(res.status, res.text).toBe(400);
-    expect(res.body.status).toBe('BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.errors).toHaveLength(1);
   });
 });
@@ -404,8 +370,7 @@ describe('refusals: 400 BAD_REQUEST with the message the provider reads (never 4
     await deployed(application, w.managed, connectorConfigs());
     const before = await auditCount();
     const again = await deploy(application, w.managed, connectorConfigs());
-    expect(again.status, again.text).toBe(409);
-    expect(again.body.status).toBe('CONFLICT');
+    expectError(again, 409);
     expect(await auditCount()).toBe(before);
     expect(await app.models.ApplicationDeployment.count({ where: { applicationUid: application.uid } })).toBe(1);
   });
@@ -595,8 +560,7 @@ describe('the state machine (§6.2): refusals are 400 `Invalid action for this s
     const uid = await deployed(application, w.managed, connectorConfigs());
     const before = await auditCount();
     const unknown = await operate(uid, 'FLY');
-    expect(unknown.status, unknown.text).toBe(400);
-    expect(unknown.body.status).toBe('BAD_REQUEST');
+    expectError(unknown, 400);
     const missing = await call(app, 'PUT', `${D}/${uid}/operation`, { token: w.appOwner.token, body: {} });
     expect(missing.status, missing.text).toBe(400);
     const differing = await operate(uid, 'START', { action: 'STOP' });
@@ -735,23 +699,23 @@ describe('links, visibility and GET /auth', () => {
       for (const state of ['Stopped', 'Running']) {
         if (state === 'Running' && (await item(uid)).body.state !== 'Running') await started(uid);
         const links = (await item(uid, who.token)).body._links;
-        const operateAnswer = await authAnswer(who.token, 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', uid);
+        const operateAnswer = await authAnswer(app, who.token, 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', uid);
         expect(operateAnswer.status === 200, `${who.email} ${state}: ${operateAnswer.text}`).toBe(operationRels(links).length > 0);
         if (operateAnswer.status === 200) expect(operateAnswer.text).toBe('');
         else expect(operateAnswer.status).toBe(403);
-        expect((await authAnswer(who.token, 'APPLICATION_DEPLOYMENT_VIEW', 'APPLICATION_DEPLOYMENT', uid)).status).toBe(200);
-        expect((await authAnswer(who.token, 'APPLICATION_DEPLOYMENT_EDIT', 'APPLICATION_DEPLOYMENT', uid)).status === 200).toBe('edit' in links);
-        expect((await authAnswer(who.token, 'APPLICATION_DEPLOYMENT_DELETE', 'APPLICATION_DEPLOYMENT', uid)).status === 200).toBe('delete' in links);
+        expect((await authAnswer(app, who.token, 'APPLICATION_DEPLOYMENT_VIEW', 'APPLICATION_DEPLOYMENT', uid)).status).toBe(200);
+        expect((await authAnswer(app, who.token, 'APPLICATION_DEPLOYMENT_EDIT', 'APPLICATION_DEPLOYMENT', uid)).status === 200).toBe('edit' in links);
+        expect((await authAnswer(app, who.token, 'APPLICATION_DEPLOYMENT_DELETE', 'APPLICATION_DEPLOYMENT', uid)).status === 200).toBe('delete' in links);
       }
       expectStatus(await operate(uid, 'STOP'), 200);
     }
     // The environment owner is not an app editor: 403 on all but VIEW.
-    expect((await authAnswer(w.streamOwner.token, 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', uid)).status).toBe(403);
+    expect((await authAnswer(app, w.streamOwner.token, 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', uid)).status).toBe(403);
     // CREATE with the application as parent: its editors only.
-    expect((await authAnswer(w.appOwner.token, 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', application.uid)).status).toBe(200);
-    expect((await authAnswer(w.streamOwner.token, 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', application.uid)).status).toBe(403);
+    expect((await authAnswer(app, w.appOwner.token, 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', application.uid)).status).toBe(200);
+    expect((await authAnswer(app, w.streamOwner.token, 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', application.uid)).status).toBe(403);
     // Invisible → 404.
-    expect((await authAnswer(stranger.token, 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', uid)).status).toBe(404);
+    expect((await authAnswer(app, stranger.token, 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', uid)).status).toBe(404);
   });
 });
 
@@ -769,8 +733,7 @@ describe('delete blockers', () => {
     expect((await call(app, 'DELETE', `/stream_configs/${config.uid}`, { token: w.streamOwner.token })).status).toBe(204);
 
     const envDelete = await call(app, 'DELETE', `/environments/${iso.uid}`, { token: t.admin.token });
-    expect(envDelete.status, envDelete.text).toBe(422);
-    expect(envDelete.body.status).toBe('UNPROCESSABLE_ENTITY');
+    expectError(envDelete, 422);
     expect(envDelete.text).toContain('1 deployment');
     const appDelete = await call(app, 'DELETE', `/applications/${application.uid}`, { token: w.appOwner.token });
     expect(appDelete.status, appDelete.text).toBe(422);
@@ -843,8 +806,6 @@ describe('audit (§8): filed under the Application with details.deployment', () 
 
 describe('the Terraform provider (axual-webclient/application_deployment.go, resource_application_deployment.go)', () => {
   const tf = (who: TestUser, method: string, path: string, body?: unknown) => terraformCall(app, t.shortName, who.token, method, path, body);
-  /** doRequest: 404 → NotFoundError, 422 → UnprocessableEntityError (body dropped), else only 200/201/204 succeed. */
-  const goOk = (res: CallResult) => [200, 201, 204].includes(res.status);
   /** RequestAndMap into a value: an empty body is not decoded at all; anything else must be JSON of the target's shape. */
   const decode = (res: CallResult): unknown => (res.text.length === 0 ? undefined : JSON.parse(res.text));
   /** The error text the provider matches on: `status: <code>, body: <body>`. */

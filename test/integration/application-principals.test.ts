@@ -8,9 +8,13 @@
  * Every certificate and key is made by openssl at test time (test/support/certificates.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type CallResult, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { auditOf } from '../support/audit';
+import { expectError } from '../support/errors';
+import { newApplication, type ApplicationKind } from '../support/fixtures';
+import { authAnswer, call, created, expectStatus, type CallResult } from '../support/http';
 import { certificateKit, type CertificateKit, type TestLeaf } from '../support/certificates';
-import { queryEscape, terraformCall } from '../support/terraform-client';
+import { goOk, queryEscape, terraformCall } from '../support/terraform-client';
 
 const P = '/application_principals';
 const DUPLICATE = 'errmsg.duplicate.principal';
@@ -43,8 +47,7 @@ let subjects = 0;
 
 beforeAll(async () => {
   kit = certificateKit();
-  app = await startTestApp();
-  t = await createTenant(app, 'princ');
+  ({ app, t } = await startWithTenant('princ'));
   appOwner = await createUser(app, t, ['APPLICATION_AUTHOR'], 'appowner');
   envOwner = await createUser(app, t, ['ENVIRONMENT_AUTHOR'], 'envowner');
   stranger = await createUser(app, t, ['APPLICATION_AUTHOR', 'ENVIRONMENT_AUTHOR'], 'stranger');
@@ -68,24 +71,8 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------------------------
 // helpers
 
-async function adminPost(path: string, body: unknown) {
-  const res = await call(app, 'POST', path, { token: t.admin.token, body });
-  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
-
-async function freshApp(type: 'Connector' | 'Custom'): Promise<any> {
-  n += 1;
-  const body = type === 'Connector'
-    ? { applicationType: 'Connector', type: 'SINK', applicationClass: 'org.apache.kafka.connect.file.FileStreamSinkConnector' }
-    : { applicationType: 'Custom', type: 'Java' };
-  const res = await call(app, 'POST', '/applications', {
-    token: appOwner.token,
-    body: { applicationId: `io.pr.app${n}`, name: `pr App ${n}`, shortName: `pr_app_${n}`, owners: appTeam.uid, ...body },
-  });
-  if (res.status !== 201) throw new Error(`application: ${res.status} ${res.text}`);
-  return res.body;
-}
+const adminPost = (path: string, body: unknown) => created(app, path, body, t.admin.token);
+const freshApp = (kind: ApplicationKind) => newApplication(app, appOwner.token, { tag: 'pr', owners: appTeam.uid, kind });
 
 /** A leaf with a subject of its own (the fingerprint is unique anyway; the subject makes failures readable). */
 const leaf = (o: { keyType?: 'rsa' | 'ec'; key?: string } = {}): TestLeaf => kit.leaf(`/C=NL/O=Org/OU=Team/CN=pr-${++subjects}`, o);
@@ -107,24 +94,11 @@ const element = (e: Element) => ({
 });
 
 /** POSTs `[element]` and answers the new principal's uid. */
-async function created(e: Element, token = appOwner.token): Promise<string> {
-  const res = await post([element(e)], token);
-  if (res.status !== 201) throw new Error(`principal: ${res.status} ${res.text}`);
-  return uidOf(res.body);
-}
-
-/** The §2 error body with `status` and, if given, exactly these `errors`. */
-function expectError(res: CallResult, status: number, code: string, errors?: string[]) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/hal\+json/);
-  expect(Object.keys(res.body).sort()).toEqual(['errors', 'message', 'status', 'subErrors']);
-  expect(res.body.status).toBe(code);
-  if (errors) expect(res.body.errors).toEqual(errors);
-}
+const createdPrincipal = async (e: Element, token = appOwner.token): Promise<string> => uidOf(expectStatus(await post([element(e)], token), 201).body);
 
 /** 400 whose only error and sub-error name `field`; a private key is never echoed as the rejected value. */
 function expectFieldRefused(res: CallResult, field: string) {
-  expectError(res, 400, 'BAD_REQUEST');
+  expectError(res, 400);
   expect(res.body.errors).toHaveLength(1);
   expect(res.body.errors[0]).toMatch(new RegExp(`^${field}: `));
   expect(res.body.subErrors).toHaveLength(1);
@@ -155,9 +129,8 @@ function expectNoKey(value: unknown, key: string, allowRedactedField = false) {
   walk(value);
 }
 
-const auditOf = async (applicationUid: string) =>
-  (await app.models.AuditEvent.findAll({ where: { resourceId: applicationUid }, order: [['seq', 'ASC']] }))
-    .filter((r: any) => r.action.startsWith('AUTHENTICATION_'));
+/** The principal rows of an application's audit history, oldest first. */
+const principalAudit = (applicationUid: string) => auditOf(app, applicationUid, 'AUTHENTICATION_');
 
 const iso = (d: Date) => d.toISOString().slice(0, 19);
 const activeOf = async (applicationUid: string, environmentUid: string) =>
@@ -190,17 +163,17 @@ describe('POST /application_principals', () => {
   it('refuses two elements, or none, and writes nothing', async () => {
     const [a, b] = [leaf(), leaf()];
     const before = await app.models.ApplicationPrincipal.count();
-    expectError(await post([element({ principal: a.cert }), element({ principal: b.cert })]), 400, 'BAD_REQUEST');
-    expectError(await post([]), 400, 'BAD_REQUEST');
+    expectError(await post([element({ principal: a.cert }), element({ principal: b.cert })]), 400);
+    expectError(await post([]), 400);
     expect(await app.models.ApplicationPrincipal.count()).toBe(before);
     // Neither was stored: both can be created afterwards.
-    await created({ principal: a.cert });
-    await created({ principal: b.cert });
+    await createdPrincipal({ principal: a.cert });
+    await createdPrincipal({ principal: b.cert });
   });
 
   it('stores the leaf DN in RFC 4514 order, the trimmed chain, its expiry and the openssl SHA-256 fingerprint', async () => {
     const l = kit.leaf('/C=NL/O=Org, Inc./OU=Team/CN=app one', { keyType: 'rsa' });
-    const uid = await created({ principal: `\n\n${l.cert}\n${kit.ca.cert}\n\n` });
+    const uid = await createdPrincipal({ principal: `\n\n${l.cert}\n${kit.ca.cert}\n\n` });
     const res = await get(uid);
     expect(res.status, res.text).toBe(200);
     const p = res.body;
@@ -230,7 +203,7 @@ describe('POST /application_principals', () => {
 
   it('keeps non-ASCII subject values as they are', async () => {
     const l = kit.leaf('/C=NL/O=Zoë Ĳssel 🚀/CN=ünïcode');
-    const p = (await get(await created({ principal: l.cert, environment: envB }))).body;
+    const p = (await get(await createdPrincipal({ principal: l.cert, environment: envB }))).body;
     expect(p.principal).toBe('CN=ünïcode,O=Zoë Ĳssel 🚀,C=NL');
   });
 
@@ -276,7 +249,7 @@ describe('POST /application_principals', () => {
       const body = make(leaf().cert);
       delete body[field];
       const res = await post(wrap(body));
-      expectError(res, 400, 'BAD_REQUEST');
+      expectError(res, 400);
       // CONTRACT §2: validation says `<path>: <problem>`; the bad-body message is for a missing or unparsable body.
       expect(res.body.errors).toEqual([expect.stringMatching(new RegExp(`^(\\[0\\]\\.)?${field}: is required$`))]);
     }
@@ -284,15 +257,15 @@ describe('POST /application_principals', () => {
 
   it('null references are `is required`, unknown ones 400', async () => {
     const l = leaf();
-    expectError(await post([{ principal: l.cert, application: null, environment: envA.uid }]), 400, 'BAD_REQUEST', ['application: is required']);
-    expectError(await post([{ principal: l.cert, application: custom.uid, environment: '' }]), 400, 'BAD_REQUEST', ['environment: is required']);
-    expectError(await post([{ principal: l.cert, application: custom.uid, environment: 'f'.repeat(32) }]), 400, 'BAD_REQUEST');
+    expectError(await post([{ principal: l.cert, application: null, environment: envA.uid }]), 400, { errors: ['application: is required'] });
+    expectError(await post([{ principal: l.cert, application: custom.uid, environment: '' }]), 400, { errors: ['environment: is required'] });
+    expectError(await post([{ principal: l.cert, application: custom.uid, environment: 'f'.repeat(32) }]), 400);
   });
 });
 
 describe('custom principals', () => {
   it('are OAUTH, store the string as sent, and have no chain, expiry or fingerprint', async () => {
-    const uid = await created({ principal: 'Client-ID_1.two@realm', custom: true });
+    const uid = await createdPrincipal({ principal: 'Client-ID_1.two@realm', custom: true });
     const p = (await get(uid)).body;
     expect(p).toMatchObject({ principal: 'Client-ID_1.two@realm', type: 'OAUTH', applicationPem: null, expiresOn: null, fingerprint: null, active: true, privateKeyUploaded: false });
     expect(p).not.toHaveProperty('custom');
@@ -301,7 +274,7 @@ describe('custom principals', () => {
   it('take up to 255 printable characters', async () => {
     expect((await post([element({ principal: 'x'.repeat(255), custom: true })])).status).toBe(201);
     const wide = '🚀'.repeat(254) + 'Zoë'.slice(0, 1);
-    const uid = await created({ principal: wide, custom: true, environment: envB });
+    const uid = await createdPrincipal({ principal: wide, custom: true, environment: envB });
     expect((await get(uid)).body.principal).toBe(wide);
     expectFieldRefused(await post([element({ principal: 'y'.repeat(256), custom: true })]), 'principal');
     expectFieldRefused(await post([element({ principal: 'tab\there', custom: true })]), 'principal');
@@ -310,7 +283,7 @@ describe('custom principals', () => {
   });
 
   it('are inactive on a Connector application, like its certificates', async () => {
-    const uid = await created({ principal: `connector-client-${++n}`, custom: true, application: connector });
+    const uid = await createdPrincipal({ principal: `connector-client-${++n}`, custom: true, application: connector });
     expect((await get(uid)).body).toMatchObject({ type: 'OAUTH', active: false });
   });
 });
@@ -321,7 +294,7 @@ describe('private keys', () => {
     expectFieldRefused(await post([element({ principal: l.cert, privateKey: l.key, application: custom })]), 'privateKey');
     const c = await freshApp('Connector');
     expectFieldRefused(await post([element({ principal: `with-key-${++n}`, custom: true, privateKey: l.key, application: c })]), 'privateKey');
-    const uid = await created({ principal: l.cert, privateKey: l.key, application: c });
+    const uid = await createdPrincipal({ principal: l.cert, privateKey: l.key, application: c });
     expect((await get(uid)).body.privateKeyUploaded).toBe(true);
   });
 
@@ -385,7 +358,7 @@ describe('private keys', () => {
     expect(replaced.status, replaced.text).toBe(200);
     expectNoKey(replaced.body, other.key);
 
-    const audit = await auditOf(c.uid);
+    const audit = await principalAudit(c.uid);
     expect(audit.length).toBeGreaterThanOrEqual(4);
     for (const e of audit) {
       expectNoKey(e.details, l.key, true);
@@ -397,11 +370,11 @@ describe('private keys', () => {
 describe('duplicates', () => {
   it('the same certificate in the same environment is 409 errmsg.duplicate.principal, in another environment fine', async () => {
     const l = leaf();
-    await created({ principal: l.cert });
-    expectError(await post([element({ principal: l.cert })]), 409, 'CONFLICT', [DUPLICATE]);
+    await createdPrincipal({ principal: l.cert });
+    expectError(await post([element({ principal: l.cert })]), 409, { errors: [DUPLICATE] });
     // Another chain with the same leaf, and another application: still the same identity in that environment.
-    expectError(await post([element({ principal: l.chain })]), 409, 'CONFLICT', [DUPLICATE]);
-    expectError(await post([element({ principal: l.cert, application: connector })]), 409, 'CONFLICT', [DUPLICATE]);
+    expectError(await post([element({ principal: l.chain })]), 409, { errors: [DUPLICATE] });
+    expectError(await post([element({ principal: l.cert, application: connector })]), 409, { errors: [DUPLICATE] });
     expect((await post([element({ principal: l.cert, environment: envB })])).status).toBe(201);
     // A new certificate with the same subject and key is another principal.
     expect((await post([element({ principal: kit.leaf(l.subject, { key: l.key }).cert })])).status).toBe(201);
@@ -409,9 +382,9 @@ describe('duplicates', () => {
 
   it('the same custom string in the same environment is 409, in another environment fine', async () => {
     const name = `dup-client-${++n}`;
-    await created({ principal: name, custom: true });
-    expectError(await post([element({ principal: name, custom: true })]), 409, 'CONFLICT', [DUPLICATE]);
-    expectError(await post([element({ principal: name, custom: true, application: connector })]), 409, 'CONFLICT', [DUPLICATE]);
+    await createdPrincipal({ principal: name, custom: true });
+    expectError(await post([element({ principal: name, custom: true })]), 409, { errors: [DUPLICATE] });
+    expectError(await post([element({ principal: name, custom: true, application: connector })]), 409, { errors: [DUPLICATE] });
     expect((await post([element({ principal: name, custom: true, environment: envB })])).status).toBe(201);
   });
 
@@ -426,15 +399,15 @@ describe('duplicates', () => {
 describe('activation (Connector principals)', () => {
   it('Connector principals start inactive, others active', async () => {
     const c = await freshApp('Connector');
-    expect((await get(await created({ principal: leaf().cert, application: c }))).body.active).toBe(false);
-    expect((await get(await created({ principal: leaf().cert, application: custom }))).body.active).toBe(true);
+    expect((await get(await createdPrincipal({ principal: leaf().cert, application: c }))).body.active).toBe(false);
+    expect((await get(await createdPrincipal({ principal: leaf().cert, application: custom }))).body.active).toBe(true);
   });
 
   it('swaps the active principal in one step, audited with activated and deactivated', async () => {
     const c = await freshApp('Connector');
-    const first = await created({ principal: leaf().cert, application: c });
-    const second = await created({ principal: leaf().cert, application: c });
-    const elsewhere = await created({ principal: leaf().cert, application: c, environment: envB });
+    const first = await createdPrincipal({ principal: leaf().cert, application: c });
+    const second = await createdPrincipal({ principal: leaf().cert, application: c });
+    const elsewhere = await createdPrincipal({ principal: leaf().cert, application: c, environment: envB });
     expect(await activeOf(c.uid, envA.uid)).toEqual([]);
 
     const one = await activate(first);
@@ -451,7 +424,7 @@ describe('activation (Connector principals)', () => {
     expect((await get(first)).body.active).toBe(false);
     expect((await get(elsewhere)).body.active).toBe(false);
 
-    const activations = (await auditOf(c.uid)).filter((e: any) => e.details?.activated);
+    const activations = (await principalAudit(c.uid)).filter((e: any) => e.details?.activated);
     expect(activations.map((e: any) => ({ action: e.action, resourceType: e.resourceType, resourceName: e.resourceName, ...pick(e.details) }))).toEqual([
       { action: 'AUTHENTICATION_CONFIGURED', resourceType: 'Application', resourceName: c.shortName, principal: first, activated: first, deactivated: null },
       { action: 'AUTHENTICATION_CONFIGURED', resourceType: 'Application', resourceName: c.shortName, principal: second, activated: second, deactivated: first },
@@ -460,30 +433,30 @@ describe('activation (Connector principals)', () => {
 
   it('activating the active principal answers 200 and changes nothing', async () => {
     const c = await freshApp('Connector');
-    const uid = await created({ principal: leaf().cert, application: c });
+    const uid = await createdPrincipal({ principal: leaf().cert, application: c });
     expect((await activate(uid)).status).toBe(200);
     const before = await get(uid);
-    const auditBefore = (await auditOf(c.uid)).length;
+    const auditBefore = (await principalAudit(c.uid)).length;
     const again = await activate(uid);
     expect(again.status, again.text).toBe(200);
     expect(again.body.active).toBe(true);
     expect(again.body.modified_at).toBe(before.body.modified_at);
     expect(again.headers.get('etag')).toBe(before.headers.get('etag'));
-    expect((await auditOf(c.uid)).length).toBe(auditBefore);
+    expect((await principalAudit(c.uid)).length).toBe(auditBefore);
   });
 
   it('is refused for principals of other application types (422)', async () => {
-    const uid = await created({ principal: leaf().cert, application: custom });
-    expectError(await activate(uid), 422, 'UNPROCESSABLE_ENTITY');
+    const uid = await createdPrincipal({ principal: leaf().cert, application: custom });
+    expectError(await activate(uid), 422);
     expect((await get(uid)).body.active).toBe(true);
   });
 
   it('is for app editors only: environment owners 403, unrelated users 404, unknown 404', async () => {
     const c = await freshApp('Connector');
-    const uid = await created({ principal: leaf().cert, application: c });
-    expectError(await activate(uid, envOwner.token), 403, 'FORBIDDEN');
-    expectError(await activate(uid, stranger.token), 404, 'NOT_FOUND');
-    expectError(await activate('0'.repeat(32)), 404, 'NOT_FOUND');
+    const uid = await createdPrincipal({ principal: leaf().cert, application: c });
+    expectError(await activate(uid, envOwner.token), 403);
+    expectError(await activate(uid, stranger.token), 404);
+    expectError(await activate('0'.repeat(32)), 404);
     expect((await get(uid)).body.active).toBe(false);
     expect((await activate(uid, appAdmin.token)).status).toBe(200);
   });
@@ -491,7 +464,7 @@ describe('activation (Connector principals)', () => {
   it('ten concurrent activations of different principals end with exactly one active', async () => {
     const c = await freshApp('Connector');
     const uids: string[] = [];
-    for (let i = 0; i < 10; i += 1) uids.push(await created({ principal: leaf().cert, application: c }));
+    for (let i = 0; i < 10; i += 1) uids.push(await createdPrincipal({ principal: leaf().cert, application: c }));
     const replies = await Promise.all(uids.map((uid) => activate(uid)));
     for (const r of replies) expect(r.status, r.text).toBe(200);
     const active = await activeOf(c.uid, envA.uid);
@@ -499,7 +472,7 @@ describe('activation (Connector principals)', () => {
     const listed = items(await search(`findByApplicationAndEnvironment?application=${c.uid}&environment=${envA.uid}`));
     expect(listed.filter((p) => p.active).map((p) => p.uid)).toEqual(active);
     // Every activation was audited, and the chain of swaps is consistent: each deactivated the one active before it.
-    const swaps = (await auditOf(c.uid)).filter((e: any) => e.details?.activated).map((e: any) => e.details);
+    const swaps = (await principalAudit(c.uid)).filter((e: any) => e.details?.activated).map((e: any) => e.details);
     expect(swaps).toHaveLength(10);
     expect(swaps[0].deactivated).toBeNull();
     for (let i = 1; i < swaps.length; i += 1) expect(swaps[i].deactivated).toBe(swaps[i - 1].activated);
@@ -508,7 +481,7 @@ describe('activation (Connector principals)', () => {
 
   it('the activate link is on inactive Connector principals only, for app editors only', async () => {
     const c = await freshApp('Connector');
-    const uid = await created({ principal: leaf().cert, application: c });
+    const uid = await createdPrincipal({ principal: leaf().cert, application: c });
     const href = `${app.api}/application_authentications/${uid}/activate`;
     expect((await get(uid)).body._links.activate).toEqual({ href });
     expect((await get(uid, appAdmin.token)).body._links.activate).toEqual({ href });
@@ -518,14 +491,14 @@ describe('activation (Connector principals)', () => {
     expect(listed.find((p) => p.uid === uid)._links.activate).toEqual({ href });
     await activate(uid);
     expect((await get(uid)).body._links).not.toHaveProperty('activate');
-    const other = await created({ principal: leaf().cert, application: custom });
+    const other = await createdPrincipal({ principal: leaf().cert, application: custom });
     expect((await get(other)).body._links).not.toHaveProperty('activate');
   });
 });
 
 describe('PATCH', () => {
   it('replaces the certificate: DN, chain, expiry, fingerprint; audited on the application', async () => {
-    const uid = await created({ principal: leaf().cert });
+    const uid = await createdPrincipal({ principal: leaf().cert });
     const next = kit.leaf('/C=BE/O=Other/CN=rotated', { keyType: 'rsa', days: 90 });
     const res = await patch(uid, { principal: next.chain });
     expect(res.status, res.text).toBe(200);
@@ -534,7 +507,7 @@ describe('PATCH', () => {
       fingerprint: kit.fingerprintOf(next.cert), expiresOn: iso(kit.notAfterOf(next.cert)), active: true,
     });
     expect((await get(uid)).body).toMatchObject({ principal: 'CN=rotated,O=Other,C=BE', fingerprint: kit.fingerprintOf(next.cert) });
-    const last = (await auditOf(custom.uid)).at(-1)!;
+    const last = (await principalAudit(custom.uid)).at(-1)!;
     expect(last.action).toBe('AUTHENTICATION_CONFIGURED');
     expect(last.resourceType).toBe('Application');
     expect(last.resourceName).toBe(custom.shortName);
@@ -544,7 +517,7 @@ describe('PATCH', () => {
   it('keeps the stored key when it matches the new certificate, else 400 naming privateKey; a new key replaces it', async () => {
     const c = await freshApp('Connector');
     const l = leaf();
-    const uid = await created({ principal: l.cert, privateKey: l.key, application: c });
+    const uid = await createdPrincipal({ principal: l.cert, privateKey: l.key, application: c });
     const before = (await app.models.ApplicationPrincipal.findOne({ where: { uid } }))!.get('privateKey');
 
     const sameKey = kit.leaf(l.subject, { key: l.key });
@@ -569,14 +542,14 @@ describe('PATCH', () => {
   it('privateKey: null removes the stored key', async () => {
     const c = await freshApp('Connector');
     const l = leaf();
-    const uid = await created({ principal: l.cert, privateKey: l.key, application: c });
+    const uid = await createdPrincipal({ principal: l.cert, privateKey: l.key, application: c });
     const next = leaf();
     const res = await patch(uid, { principal: next.cert, privateKey: null });
     expect(res.status, res.text).toBe(200);
     expect(res.body.privateKeyUploaded).toBe(false);
     expect((await app.models.ApplicationPrincipal.findOne({ where: { uid } }))!.get('privateKey')).toBeNull();
 
-    const other = await created({ principal: leaf().cert, privateKey: undefined, application: c });
+    const other = await createdPrincipal({ principal: leaf().cert, privateKey: undefined, application: c });
     const withKey = leaf();
     expect((await patch(other, { principal: withKey.cert, privateKey: withKey.key })).body.privateKeyUploaded).toBe(true);
     const dropped = await patch(other, { privateKey: null });
@@ -586,16 +559,16 @@ describe('PATCH', () => {
   });
 
   it('applies the creation checks: expired, garbage, key on a non-Connector, duplicate', async () => {
-    const uid = await created({ principal: leaf().cert });
+    const uid = await createdPrincipal({ principal: leaf().cert });
     const taken = leaf();
-    await created({ principal: taken.cert });
+    await createdPrincipal({ principal: taken.cert });
     const before = (await get(uid)).body;
     expectFieldRefused(await patch(uid, { principal: kit.expired().cert }), 'principal');
     expectFieldRefused(await patch(uid, { principal: 'garbage' }), 'principal');
     expectFieldRefused(await patch(uid, { principal: null }), 'principal');
     const k = leaf();
     expectFieldRefused(await patch(uid, { principal: k.cert, privateKey: k.key }), 'privateKey');
-    expectError(await patch(uid, { principal: taken.cert }), 409, 'CONFLICT', [DUPLICATE]);
+    expectError(await patch(uid, { principal: taken.cert }), 409, { errors: [DUPLICATE] });
     const after = (await get(uid)).body;
     expect(after.fingerprint).toBe(before.fingerprint);
     expect(after.modified_at).toBe(before.modified_at);
@@ -605,23 +578,23 @@ describe('PATCH', () => {
   });
 
   it('replaces a custom string (same duplicate rule) and keeps application and environment immutable', async () => {
-    const uid = await created({ principal: `patch-client-${++n}`, custom: true });
+    const uid = await createdPrincipal({ principal: `patch-client-${++n}`, custom: true });
     const taken = `patch-taken-${n}`;
-    await created({ principal: taken, custom: true });
+    await createdPrincipal({ principal: taken, custom: true });
     const res = await patch(uid, { principal: `patch-renamed-${n}` });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ principal: `patch-renamed-${n}`, type: 'OAUTH', applicationPem: null, fingerprint: null, expiresOn: null });
-    expectError(await patch(uid, { principal: taken }), 409, 'CONFLICT', [DUPLICATE]);
-    expectError(await patch(uid, { environment: envB.uid }), 422, 'UNPROCESSABLE_ENTITY');
-    expectError(await patch(uid, { application: connector.uid }), 422, 'UNPROCESSABLE_ENTITY');
+    expectError(await patch(uid, { principal: taken }), 409, { errors: [DUPLICATE] });
+    expectError(await patch(uid, { environment: envB.uid }), 422);
+    expectError(await patch(uid, { application: connector.uid }), 422);
     expect((await patch(uid, { environment: envA.uid, application: custom.uid })).status).toBe(200);
   });
 
   it('honours If-Match', async () => {
-    const uid = await created({ principal: leaf().cert });
+    const uid = await createdPrincipal({ principal: leaf().cert });
     const etag = (await get(uid)).headers.get('etag')!;
     expect(etag).toMatch(/^"\d+"$/);
-    expectError(await call(app, 'PATCH', `${P}/${uid}`, { token: appOwner.token, body: { principal: leaf().cert }, headers: { 'If-Match': '"999"' } }), 412, 'PRECONDITION_FAILED');
+    expectError(await call(app, 'PATCH', `${P}/${uid}`, { token: appOwner.token, body: { principal: leaf().cert }, headers: { 'If-Match': '"999"' } }), 412);
     expect((await call(app, 'PATCH', `${P}/${uid}`, { token: appOwner.token, body: { principal: leaf().cert }, headers: { 'If-Match': etag } })).status).toBe(200);
   });
 });
@@ -629,21 +602,21 @@ describe('PATCH', () => {
 describe('DELETE', () => {
   it('answers 204, writes AUTHENTICATION_UNCONFIGURED, and the principal is gone', async () => {
     const c = await freshApp('Connector');
-    const uid = await created({ principal: leaf().cert, application: c });
+    const uid = await createdPrincipal({ principal: leaf().cert, application: c });
     await activate(uid);
     const res = await remove(uid);
     expect(res.status, res.text).toBe(204);
     expect(res.text).toBe('');
-    expectError(await get(uid), 404, 'NOT_FOUND');
-    expectError(await remove(uid), 404, 'NOT_FOUND');
-    const last = (await auditOf(c.uid)).at(-1)!;
+    expectError(await get(uid), 404);
+    expectError(await remove(uid), 404);
+    const last = (await principalAudit(c.uid)).at(-1)!;
     expect(last).toMatchObject({ action: 'AUTHENTICATION_UNCONFIGURED', resourceType: 'Application', resourceName: c.shortName, resourceId: c.uid });
     expect((last.details as any).principal).toBe(uid);
   });
 
   it('frees the certificate for a new principal', async () => {
     const l = leaf();
-    const uid = await created({ principal: l.cert });
+    const uid = await createdPrincipal({ principal: l.cert });
     expect((await remove(uid)).status).toBe(204);
     expect((await post([element({ principal: l.cert })])).status).toBe(201);
   });
@@ -651,9 +624,9 @@ describe('DELETE', () => {
   it('principals block deleting their application and environment (422)', async () => {
     const a = await freshApp('Custom');
     const env = await adminPost('/environments', { name: `pr-blocked-${++n}`, shortName: `prblk${n}`, instance: instance.uid, owners: envTeam.uid });
-    const uid = await created({ principal: `blocker-${n}`, custom: true, application: a, environment: env });
-    expectError(await call(app, 'DELETE', `/applications/${a.uid}`, { token: appOwner.token }), 422, 'UNPROCESSABLE_ENTITY');
-    expectError(await call(app, 'DELETE', `/environments/${env.uid}`, { token: t.admin.token }), 422, 'UNPROCESSABLE_ENTITY');
+    const uid = await createdPrincipal({ principal: `blocker-${n}`, custom: true, application: a, environment: env });
+    expectError(await call(app, 'DELETE', `/applications/${a.uid}`, { token: appOwner.token }), 422);
+    expectError(await call(app, 'DELETE', `/environments/${env.uid}`, { token: t.admin.token }), 422);
     expect((await remove(uid)).status).toBe(204);
     expect((await call(app, 'DELETE', `/applications/${a.uid}`, { token: appOwner.token })).status).toBe(204);
     expect((await call(app, 'DELETE', `/environments/${env.uid}`, { token: t.admin.token })).status).toBe(204);
@@ -675,8 +648,8 @@ describe('deleting the active principal of a deployed connector (§6.3)', () => 
   async function deployed(): Promise<{ c: any; active: string; spare: string }> {
     const c = await freshApp('Connector');
     const l = leaf();
-    const active = await created({ principal: l.cert, privateKey: l.key, application: c, environment: auto });
-    const spare = await created({ principal: leaf().cert, application: c, environment: auto });
+    const active = await createdPrincipal({ principal: l.cert, privateKey: l.key, application: c, environment: auto });
+    const spare = await createdPrincipal({ principal: leaf().cert, application: c, environment: auto });
     expect((await activate(active)).status).toBe(200);
     const grant = await call(app, 'POST', '/application_access_grants', {
       token: appOwner.token, body: { applicationId: c.uid, streamId: stream.uid, environmentId: auto.uid, accessType: 'CONSUMER' },
@@ -690,31 +663,31 @@ describe('deleting the active principal of a deployed connector (§6.3)', () => 
 
   it('answers 400 with the readable message and keeps it; inactive ones go; after a swap the old one goes', async () => {
     const { c, active, spare } = await deployed();
-    const before = (await auditOf(c.uid)).length;
+    const before = (await principalAudit(c.uid)).length;
     const refused = await remove(active);
-    expectError(refused, 400, 'BAD_REQUEST', [MESSAGE]);
+    expectError(refused, 400, { errors: [MESSAGE] });
     expect(refused.body.message).toBe(MESSAGE);
     expect((await get(active)).body.active).toBe(true);
-    expect((await auditOf(c.uid)).length).toBe(before);
+    expect((await principalAudit(c.uid)).length).toBe(before);
 
     expect((await activate(spare)).status).toBe(200);
     expect((await remove(active)).status).toBe(204);
-    expectError(await remove(spare), 400, 'BAD_REQUEST', [MESSAGE]);
+    expectError(await remove(spare), 400, { errors: [MESSAGE] });
   });
 
   it('an inactive principal of a deployed connector is deleted (204), and the active one of an undeployed connector too', async () => {
     const { spare } = await deployed();
     expect((await remove(spare)).status).toBe(204);
     const c = await freshApp('Connector');
-    const uid = await created({ principal: leaf().cert, application: c, environment: auto });
+    const uid = await createdPrincipal({ principal: leaf().cert, application: c, environment: auto });
     await activate(uid);
     expect((await remove(uid)).status).toBe(204);
   });
 
   it('non-editors still get 403 / 404 first', async () => {
     const { active } = await deployed();
-    expectError(await remove(active, envOwner.token), 403, 'FORBIDDEN');
-    expectError(await remove(active, stranger.token), 404, 'NOT_FOUND');
+    expectError(await remove(active, envOwner.token), 403);
+    expectError(await remove(active, stranger.token), 404);
   });
 
   it('the Terraform provider reads the refusal from the 400 body', async () => {
@@ -727,23 +700,23 @@ describe('deleting the active principal of a deployed connector (§6.3)', () => 
 
 describe('permissions', () => {
   it('app editors create; environment owners and unrelated users get 403; APPLICATION_ADMIN and TENANT_ADMIN may', async () => {
-    expectError(await post([element({ principal: leaf().cert })], envOwner.token), 403, 'FORBIDDEN');
-    expectError(await post([element({ principal: leaf().cert })], stranger.token), 403, 'FORBIDDEN');
+    expectError(await post([element({ principal: leaf().cert })], envOwner.token), 403);
+    expectError(await post([element({ principal: leaf().cert })], stranger.token), 403);
     expect((await post([element({ principal: leaf().cert })], appAdmin.token)).status).toBe(201);
     expect((await post([element({ principal: leaf().cert })], t.admin.token)).status).toBe(201);
   });
 
   it('environment owners view (GET, searches) but do not edit; unrelated users get 404', async () => {
-    const inA = await created({ principal: leaf().cert });
-    const inB = await created({ principal: leaf().cert, environment: envB });
+    const inA = await createdPrincipal({ principal: leaf().cert });
+    const inB = await createdPrincipal({ principal: leaf().cert, environment: envB });
 
     const seen = await get(inA, envOwner.token);
     expect(seen.status, seen.text).toBe(200);
     expect(seen.body._links).not.toHaveProperty('edit');
     expect(seen.body._links).not.toHaveProperty('delete');
-    expectError(await get(inB, envOwner.token), 404, 'NOT_FOUND');
-    expectError(await patch(inA, { principal: leaf().cert }, envOwner.token), 403, 'FORBIDDEN');
-    expectError(await remove(inA, envOwner.token), 403, 'FORBIDDEN');
+    expectError(await get(inB, envOwner.token), 404);
+    expectError(await patch(inA, { principal: leaf().cert }, envOwner.token), 403);
+    expectError(await remove(inA, envOwner.token), 403);
 
     const byEnv = items(await search(`findByEnvironment?environment=${envA.uid}&size=2000`, envOwner.token)).map((p) => p.uid);
     expect(byEnv).toContain(inA);
@@ -755,9 +728,9 @@ describe('permissions', () => {
     expect(all).not.toContain(inB);
 
     for (const uid of [inA, inB]) {
-      expectError(await get(uid, stranger.token), 404, 'NOT_FOUND');
-      expectError(await patch(uid, { principal: leaf().cert }, stranger.token), 404, 'NOT_FOUND');
-      expectError(await remove(uid, stranger.token), 404, 'NOT_FOUND');
+      expectError(await get(uid, stranger.token), 404);
+      expectError(await patch(uid, { principal: leaf().cert }, stranger.token), 404);
+      expectError(await remove(uid, stranger.token), 404);
     }
     const strangerList = await call(app, 'GET', P, { token: stranger.token });
     expect(strangerList.status).toBe(200);
@@ -778,9 +751,9 @@ describe('searches', () => {
   let b1: string;
   beforeAll(async () => {
     c = await freshApp('Custom');
-    a1 = await created({ principal: leaf().cert, application: c });
-    a2 = await created({ principal: `search-${++n}`, custom: true, application: c });
-    b1 = await created({ principal: leaf().cert, application: c, environment: envB });
+    a1 = await createdPrincipal({ principal: leaf().cert, application: c });
+    a2 = await createdPrincipal({ principal: `search-${++n}`, custom: true, application: c });
+    b1 = await createdPrincipal({ principal: leaf().cert, application: c, environment: envB });
   });
 
   it('lists its methods', async () => {
@@ -804,9 +777,9 @@ describe('searches', () => {
     expect(res.status, res.text).toBe(200);
     expect(items(res).map((p) => p.uid).sort()).toEqual([a1, a2].sort());
     expect(res.body._links.self.href).toContain('findByApplicationAndEnvironment');
-    expectError(await search(`findByApplicationAndEnvironment?application=${c.uid}`), 400, 'BAD_REQUEST', ['environment: is required']);
-    expectError(await search(`findByApplicationAndEnvironment?environment=${envA.uid}`), 400, 'BAD_REQUEST', ['application: is required']);
-    expectError(await search(`findByApplicationAndEnvironment?application=${c.uid}&environment=${'e'.repeat(32)}`), 404, 'NOT_FOUND');
+    expectError(await search(`findByApplicationAndEnvironment?application=${c.uid}`), 400, { errors: ['environment: is required'] });
+    expectError(await search(`findByApplicationAndEnvironment?environment=${envA.uid}`), 400, { errors: ['application: is required'] });
+    expectError(await search(`findByApplicationAndEnvironment?application=${c.uid}&environment=${'e'.repeat(32)}`), 404);
     const none = await search(`findByApplicationAndEnvironment?application=${connector.uid}&environment=${envB.uid}`);
     expect(none.status).toBe(200);
     expect(items(none)).toEqual([]);
@@ -819,17 +792,16 @@ describe('searches', () => {
     expect(uids).toContain(b1);
     expect(uids).not.toContain(a1);
     expect(items(res).every((p) => p._embedded.environment.uid === envB.uid)).toBe(true);
-    expectError(await search('findByEnvironment'), 400, 'BAD_REQUEST', ['environment: is required']);
-    expectError(await search('findByApplication'), 400, 'BAD_REQUEST', ['application: is required']);
+    expectError(await search('findByEnvironment'), 400, { errors: ['environment: is required'] });
+    expectError(await search('findByApplication'), 400, { errors: ['application: is required'] });
   });
 });
 
 describe('GET /auth', () => {
-  const auth = (token: string, action: string, resourceUid?: string) =>
-    call(app, 'GET', `/auth?action=${action}&resourceType=APPLICATION_PRINCIPAL${resourceUid ? `&resourceUid=${resourceUid}` : ''}`, { token });
+  const auth = (token: string, action: string, resourceUid?: string) => authAnswer(app, token, action, 'APPLICATION_PRINCIPAL', resourceUid);
 
   it('VIEW, EDIT, DELETE agree with the item and its links', async () => {
-    const uid = await created({ principal: leaf().cert });
+    const uid = await createdPrincipal({ principal: leaf().cert });
     for (const who of [appOwner, envOwner, appAdmin, t.admin]) {
       const item = await get(uid, who.token);
       expect(item.status).toBe(200);
@@ -859,11 +831,11 @@ describe('GET /auth', () => {
 describe('audit', () => {
   it('create, activate, PATCH and DELETE are filed on the application with details.principal', async () => {
     const c = await freshApp('Connector');
-    const uid = await created({ principal: leaf().cert, application: c });
+    const uid = await createdPrincipal({ principal: leaf().cert, application: c });
     await activate(uid);
     expect((await patch(uid, { principal: leaf().cert })).status).toBe(200);
     expect((await remove(uid)).status).toBe(204);
-    const rows = await auditOf(c.uid);
+    const rows = await principalAudit(c.uid);
     expect(rows.map((e: any) => e.action)).toEqual(['AUTHENTICATION_CONFIGURED', 'AUTHENTICATION_CONFIGURED', 'AUTHENTICATION_CONFIGURED', 'AUTHENTICATION_UNCONFIGURED']);
     for (const e of rows as any[]) {
       expect(e).toMatchObject({ resourceType: 'Application', resourceId: c.uid, resourceName: c.shortName, actor: appOwner.email, tenant: t.shortName });
@@ -877,7 +849,7 @@ describe('audit', () => {
     await post([element({ principal: l.cert, privateKey: kit.newKey(), application: c })]);
     await post([element({ principal: kit.expired().cert, application: c })]);
     await post([element({ principal: l.cert, application: c })], envOwner.token);
-    expect(await auditOf(c.uid)).toEqual([]);
+    expect(await principalAudit(c.uid)).toEqual([]);
   });
 });
 
@@ -891,8 +863,6 @@ describe('audit', () => {
  */
 describe('Terraform provider', () => {
   const tf = (method: string, path: string, body?: unknown, who = appOwner) => terraformCall(app, t.shortName, who.token, method, path, body);
-  /** doRequest: 404 → NotFoundError, 422 → UnprocessableEntityError (body dropped), other non-2xx → error with body. */
-  const goOk = (res: CallResult) => [200, 201, 204].includes(res.status);
 
   interface TfPrincipal { principal: string; privateKey?: string; application: string; environment: string; custom?: boolean }
 

@@ -1,6 +1,8 @@
 /** Applications (CONTRACT §5.10, §4.3, §7, §8): fields and enums, owners inline, rules, permissions, searches, audit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { auditOf } from '../support/audit';
+import { call } from '../support/http';
 import { queryEscape, terraformCall } from '../support/terraform-client';
 
 let app: TestApp;
@@ -16,8 +18,7 @@ let viewers: any;
 let n = 0;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'apps');
+  ({ app, t } = await startWithTenant('apps'));
   author = await createUser(app, t, ['APPLICATION_AUTHOR'], 'author');
   manager = await createUser(app, t, ['APPLICATION_AUTHOR'], 'manager');
   outsider = await createUser(app, t, ['APPLICATION_AUTHOR'], 'outsider');
@@ -113,7 +114,7 @@ describe('applications: update and delete', () => {
     expect(replaced.body).toMatchObject({ type: null, visibility: 'Public', description: null, _embedded: { viewers: [] } });
     expect((await call(app, 'DELETE', self, { token: author.token })).status).toBe(204);
     expect((await call(app, 'GET', self, { token: author.token })).status).toBe(404);
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: created.uid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, created.uid);
     expect(events.map((e: any) => e.action)).toEqual(['CREATED', 'UPDATED', 'UPDATED', 'DELETED']);
     expect(events.map((e: any) => e.resourceType)).toEqual(['Application', 'Application', 'Application', 'Application']);
     expect(events[0].resourceName).toBe(created.shortName);

@@ -5,7 +5,8 @@
  */
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call, created, expectStatus } from '../support/http';
 import { parseAsyncApi, unjustified } from '../support/asyncapi';
 
 let app: TestApp;
@@ -21,16 +22,8 @@ let priv: any;
 let n = 0;
 
 const tok = () => t.admin.token;
-async function post(path: string, body: unknown, token = tok()) {
-  const res = await call(app, 'POST', path, { token, body });
-  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
-async function patch(path: string, body: unknown) {
-  const res = await call(app, 'PATCH', path, { token: tok(), body });
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
+const post = (path: string, body: unknown, token = tok()) => created(app, path, body, token);
+const patch = async (path: string, body: unknown) => expectStatus(await call(app, 'PATCH', path, { token: tok(), body }), 200).body;
 async function upload(schema: unknown, version: string, type = 'AVRO') {
   const text = typeof schema === 'string' ? schema : JSON.stringify(schema);
   return post('/schemas/upload', { schema: text, version, type }, owner.token) as Promise<{ id: string; schemaUid: string }>;
@@ -91,8 +84,7 @@ const TREE = { title: 'Tree', type: 'object', properties: { value: { type: 'stri
 const PROTO = 'syntax = "proto3";\npackage shop;\n\nmessage Shipment {\n  string id = 1;\n  repeated string parcels = 2;\n}\n';
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'aapi');
+  ({ app, t } = await startWithTenant('aapi'));
   owner = await createUser(app, t, ['STREAM_AUTHOR', 'SCHEMA_AUTHOR'], 'owner');
   nobody = await createUser(app, t, [], 'nobody');
   owners = await post('/groups', { name: 'AsyncAPI Owners', members: [owner.user.uid] });

@@ -10,7 +10,8 @@ import { Op } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceByCollection } from '../../handlers/resources';
 import type { AuditEventRow } from '../../models/audit-event';
-import { call, createTenant, createUser, startTestApp, type CallOptions, type CallResult, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call, created, lastSegment, type CallOptions, type CallResult } from '../support/http';
 import { certificateKit, type CertificateKit } from '../support/certificates';
 import { startFakeAiven, type FakeAiven } from '../support/fake-aiven';
 
@@ -44,7 +45,6 @@ const failures: string[] = [];
 const secrets: string[] = [];
 let lastSeq = 0n;
 
-const lastSegment = (uri: unknown) => String(uri ?? '').split('/').filter(Boolean).pop() ?? '';
 const uidOfLocation = (res: CallResult) => lastSegment(res.headers.get('location'));
 const e = (action: string, type: string, id: string, sub?: [string, string]): Expected => ({ action, type, id, ...(sub ? { sub } : {}) });
 
@@ -99,11 +99,8 @@ async function refused(op: string, method: string, path: string, o: { body?: unk
   if (rows.length > 0) failures.push(`${op} (${o.rel}) refused with ${res.status} but wrote ${rows.map(shown).join('; ')}`);
 }
 
-async function created(path: string, body: unknown): Promise<any> {
-  const res = await call(app, 'POST', path, { token: actor.token, body });
-  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
+/** A POST by the walking actor that must create; answers the created body. */
+const createdByActor = (path: string, body: unknown): Promise<any> => created(app, path, body, actor.token);
 
 const AIVEN_TOKEN = 'walk-aiven-token-0123456789';
 let fakeAiven: FakeAiven;
@@ -122,8 +119,7 @@ beforeAll(async () => {
       }],
     },
   });
-  app = await startTestApp({ aivenApiUrl: fakeAiven.url });
-  t = await createTenant(app, 'walk');
+  ({ app, t } = await startWithTenant('walk', { aivenApiUrl: fakeAiven.url }));
   actor = await createUser(app, t, ['SUPER_ADMIN', 'TENANT_ADMIN'], 'walker');
 }, 120_000);
 afterAll(async () => {
@@ -166,7 +162,7 @@ describe('audit completeness: every mutating operation writes the entries of CON
     secrets.push(clientSecret);
     const robot = (await step('createUser', 'POST', '/users', { body: { clientId: 'walk-robot', clientSecret } }, (res) => [e('CREATED', 'User', res.body.uid)])).body.uid as string;
     put('users', robot);
-    for (const extra of ['one', 'two']) put('users', (await created('/users', { firstName: 'Pool', lastName: extra, emailAddress: { email: `${extra}@walk.test` } })).uid);
+    for (const extra of ['one', 'two']) put('users', (await createdByActor('/users', { firstName: 'Pool', lastName: extra, emailAddress: { email: `${extra}@walk.test` } })).uid);
     put('users', actor.user.uid);
 
     // --- groups, clusters, instances, environments -------------------------------------------------------------
@@ -174,7 +170,7 @@ describe('audit completeness: every mutating operation writes the entries of CON
     put('groups', group);
     await step('replaceGroup', 'PUT', `/groups/${group}`, { body: { name: 'Walk Team', members: [actor.user.uid, user] } }, () => [e('UPDATED', 'Group', group)]);
     await step('patchGroup', 'PATCH', `/groups/${group}`, { body: { phoneNumber: '+31 20 000' } }, () => [e('UPDATED', 'Group', group)]);
-    for (const name of ['Walk Second', 'Walk Third', 'Walk Fourth']) put('groups', (await created('/groups', { name, members: [actor.user.uid] })).uid);
+    for (const name of ['Walk Second', 'Walk Third', 'Walk Fourth']) put('groups', (await createdByActor('/groups', { name, members: [actor.user.uid] })).uid);
 
     const cluster = (await step('createCluster', 'POST', '/clusters', { body: { name: 'walk-cluster', bootstrapServers: ['w:9092'] } }, (res) => [e('CREATED', 'Cluster', res.body.uid)])).body.uid as string;
     put('clusters', cluster);
@@ -185,7 +181,7 @@ describe('audit completeness: every mutating operation writes the entries of CON
     const registered = (await step('createCluster', 'POST', '/clusters', { body: { name: 'walk-registered', bootstrapServers: ['r:9092'], schemaRegistryUrls: ['https://r.walk.test'] } },
       (res) => [e('CREATED', 'Cluster', res.body.uid), e('SCHEMA_REGISTRY_CONFIGURED', 'Cluster', res.body.uid)])).body.uid as string;
     put('clusters', registered);
-    for (const name of ['walk-pool-1', 'walk-pool-2', 'walk-pool-3']) put('clusters', (await created('/clusters', { name, bootstrapServers: ['p:9092'] })).uid);
+    for (const name of ['walk-pool-1', 'walk-pool-2', 'walk-pool-3']) put('clusters', (await createdByActor('/clusters', { name, bootstrapServers: ['p:9092'] })).uid);
 
     const instance = (await step('createInstance', 'POST', '/instances', { body: { name: 'Walk Instance', shortName: 'walkinst', clusters: [cluster] } },
       (res) => [e('CREATED', 'Instance', res.body.uid), e('CLUSTER_ADDED', 'Instance', res.body.uid)])).body.uid as string;
@@ -193,14 +189,14 @@ describe('audit completeness: every mutating operation writes the entries of CON
     await step('replaceInstance', 'PUT', `/instances/${instance}`, { body: { name: 'Walk Instance', shortName: 'walkinst', clusters: [registered] } },
       () => [e('UPDATED', 'Instance', instance), e('CLUSTER_ADDED', 'Instance', instance), e('CLUSTER_REMOVED', 'Instance', instance)]);
     await step('patchInstance', 'PATCH', `/instances/${instance}`, { body: { granularBrowsePermission: true } }, () => [e('UPDATED', 'Instance', instance)]);
-    put('instances', (await created('/instances', { name: 'Walk Instance 2', shortName: 'walkinst2' })).uid);
+    put('instances', (await createdByActor('/instances', { name: 'Walk Instance 2', shortName: 'walkinst2' })).uid);
 
     const environment = (await step('createEnvironment', 'POST', '/environments', { body: { name: 'walk-env', shortName: 'walkenv', instance, owners: group } },
       (res) => [e('CREATED', 'Environment', res.body.uid)])).body.uid as string;
     put('environments', environment);
     await step('replaceEnvironment', 'PUT', `/environments/${environment}`, { body: { name: 'walk-env', shortName: 'walkenv', instance, owners: group, description: 'put' } }, () => [e('UPDATED', 'Environment', environment)]);
     await step('patchEnvironment', 'PATCH', `/environments/${environment}`, { body: { description: 'patched' } }, () => [e('UPDATED', 'Environment', environment)]);
-    put('environments', (await created('/environments', { name: 'walk-env-2', shortName: 'walkenv2', instance, owners: group })).uid);
+    put('environments', (await createdByActor('/environments', { name: 'walk-env-2', shortName: 'walkenv2', instance, owners: group })).uid);
     await step('synchronizeEnvironment', 'POST', `/environments/${environment}/synchronize`, {}, () => [e('SYNCHRONIZED', 'Environment', environment)]);
 
     // --- reference data: filed under the tenant ---------------------------------------------------------------
@@ -213,7 +209,7 @@ describe('audit completeness: every mutating operation writes the entries of CON
       await step(replace, 'PUT', `/${collection}/${uid}`, { body: { name: `Walk ${collection}`, level: 8 } }, () => [e('UPDATED', 'Tenant', T)]);
       await step(patch, 'PATCH', `/${collection}/${uid}`, { body: { description: 'walked' } }, () => [e('UPDATED', 'Tenant', T)]);
       await step(remove, 'DELETE', `/${collection}/${uid}`, {}, () => [e('DELETED', 'Tenant', T)]);
-      for (const name of ['A', 'B']) put(collection, (await created(`/${collection}`, { name: `Pool ${collection} ${name}`, level: 20 + name.charCodeAt(0) })).uid);
+      for (const name of ['A', 'B']) put(collection, (await createdByActor(`/${collection}`, { name: `Pool ${collection} ${name}`, level: 20 + name.charCodeAt(0) })).uid);
     }
     const plugin = (await step('createConnectPlugin', 'POST', '/connect_plugins', { body: { pluginClass: 'com.walk.WalkSink', pluginType: 'SINK' } }, () => [e('CREATED', 'Tenant', T)])).body.uid as string;
     await step('replaceConnectPlugin', 'PUT', `/connect_plugins/${plugin}`, { body: { pluginClass: 'com.walk.WalkSink', pluginType: 'SINK', pluginVersion: '2' } }, () => [e('UPDATED', 'Tenant', T)]);
@@ -263,7 +259,7 @@ describe('audit completeness: every mutating operation writes the entries of CON
     await step('replaceApplication', 'PUT', `/applications/${application}`, { body: { ...appBody, description: 'put' } }, () => [e('UPDATED', 'Application', application)]);
     await step('patchApplication', 'PATCH', `/applications/${application}`, { body: { description: 'patched' } }, () => [e('UPDATED', 'Application', application)]);
 
-    const connector = put('applications', (await created('/applications', { applicationId: 'io.walk.sink', name: 'Walk Sink', shortName: 'walk_sink', applicationType: 'Connector', type: 'SINK', applicationClass: 'org.apache.kafka.connect.file.FileStreamSinkConnector', owners: group })).uid as string);
+    const connector = put('applications', (await createdByActor('/applications', { applicationId: 'io.walk.sink', name: 'Walk Sink', shortName: 'walk_sink', applicationType: 'Connector', type: 'SINK', applicationClass: 'org.apache.kafka.connect.file.FileStreamSinkConnector', owners: group })).uid as string);
     const leaf = kit.leaf('/C=NL/O=Walk/CN=walk-sink');
     secrets.push(leaf.key.trim(), leaf.key.split('\n')[1]);
     const principalRes = await step('createApplicationPrincipal', 'POST', '/application_principals', { body: [{ principal: leaf.chain, privateKey: leaf.key, application: connector, environment }] },
@@ -275,7 +271,7 @@ describe('audit completeness: every mutating operation writes the entries of CON
       () => [e('AUTHENTICATION_CONFIGURED', 'Application', connector, ['principal', certPrincipal])]);
     await step('activateApplicationPrincipal', 'POST', `/application_authentications/${certPrincipal}/activate`, {},
       () => [e('AUTHENTICATION_CONFIGURED', 'Application', connector, ['principal', certPrincipal])]);
-    const spareRes = await created('/application_principals', [{ principal: 'walk-spare-client', custom: true, application: connector, environment }]);
+    const spareRes = await createdByActor('/application_principals', [{ principal: 'walk-spare-client', custom: true, application: connector, environment }]);
     await step('deleteApplicationPrincipal', 'DELETE', `/application_principals/${lastSegment(spareRes)}`, {},
       () => [e('AUTHENTICATION_UNCONFIGURED', 'Application', connector, ['principal', lastSegment(spareRes)])]);
 
@@ -322,10 +318,10 @@ describe('audit completeness: every mutating operation writes the entries of CON
     await requested('patchApplicationAccessAssociation', 'PATCH');
 
     // --- deployments ------------------------------------------------------------------------------------------
-    const ksml = (await created('/applications', { applicationId: 'io.walk.ksml', name: 'Walk Ksml', shortName: 'walk_ksml', applicationType: 'Ksml', owners: group })).uid as string;
+    const ksml = (await createdByActor('/applications', { applicationId: 'io.walk.ksml', name: 'Walk Ksml', shortName: 'walk_ksml', applicationType: 'Ksml', owners: group })).uid as string;
     const ksmlCredential = await call(app, 'POST', '/application_authentications', { token: actor.token, body: { applicationId: ksml, environmentId: environment } });
     secrets.push(ksmlCredential.body[0].authData.password);
-    const ksmlGrant = (await created('/application_access_grants', { applicationId: ksml, streamId: stream, environmentId: environment, accessType: 'PRODUCER' })).uid as string;
+    const ksmlGrant = (await createdByActor('/application_access_grants', { applicationId: ksml, streamId: stream, environmentId: environment, accessType: 'PRODUCER' })).uid as string;
     await call(app, 'PUT', `/application_access_grants/${ksmlGrant}`, { token: actor.token });
     const definition = 'streams:\n  s:\n    topic: walk-stream\n    keyType: string\n    valueType: string\npipelines:\n  main:\n    from: s\n    forEach:\n      code: log.info("x")\n';
     const deployment = uidOfLocation(await step('createApplicationDeployment', 'POST', '/application_deployments', { body: { application: ksml, environment, configs: { ksml_definition: definition } } },
@@ -343,7 +339,7 @@ describe('audit completeness: every mutating operation writes the entries of CON
 
     // --- associations: every rel of every collection, every method ---------------------------------------------
     for (const [collection, id] of [['groups', group], ['instances', instance], ['environments', environment], ['schemas', spare.schemaUid],
-      ['streams', put('streams', (await created('/streams', { ...streamBody, name: 'walk-unpinned' })).uid)], ['stream_configs', config], ['applications', application], ['application_access', access]] as const) {
+      ['streams', put('streams', (await createdByActor('/streams', { ...streamBody, name: 'walk-unpinned' })).uid)], ['stream_configs', config], ['applications', application], ['application_access', access]] as const) {
       await walkAssociations(collection, id);
     }
 
@@ -361,20 +357,20 @@ describe('audit completeness: every mutating operation writes the entries of CON
     ]);
 
     // --- deletes last -----------------------------------------------------------------------------------------
-    const loneStream = (await created('/streams', { name: 'walk-lone', keyType: 'String', valueType: 'String', owners: group })).uid as string;
-    const loneConfig = (await created('/stream_configs', { stream: loneStream, environment })).uid as string;
+    const loneStream = (await createdByActor('/streams', { name: 'walk-lone', keyType: 'String', valueType: 'String', owners: group })).uid as string;
+    const loneConfig = (await createdByActor('/stream_configs', { stream: loneStream, environment })).uid as string;
     await step('deleteStreamConfig', 'DELETE', `/stream_configs/${loneConfig}`, {}, () => [e('TOPIC_UNCONFIGURED', 'Topic', loneStream)]);
     await step('deleteStream', 'DELETE', `/streams/${loneStream}`, {}, () => [e('DELETED', 'Topic', loneStream)]);
     await step('deleteSchema', 'DELETE', `/schemas/${spare.schemaUid}`, {}, () => [e('DELETED', 'Schema', spare.schemaUid)]);
-    const loneApp = (await created('/applications', { applicationId: 'io.walk.lone', name: 'Walk Lone', shortName: 'walk_lone', applicationType: 'Custom', owners: group })).uid as string;
+    const loneApp = (await createdByActor('/applications', { applicationId: 'io.walk.lone', name: 'Walk Lone', shortName: 'walk_lone', applicationType: 'Custom', owners: group })).uid as string;
     await step('deleteApplication', 'DELETE', `/applications/${loneApp}`, {}, () => [e('DELETED', 'Application', loneApp)]);
-    const loneEnv = (await created('/environments', { name: 'walk-lone', shortName: 'walklone', instance, owners: group })).uid as string;
+    const loneEnv = (await createdByActor('/environments', { name: 'walk-lone', shortName: 'walklone', instance, owners: group })).uid as string;
     await step('deleteEnvironment', 'DELETE', `/environments/${loneEnv}`, {}, () => [e('DELETED', 'Environment', loneEnv)]);
-    const loneInstance = (await created('/instances', { name: 'Walk Lone', shortName: 'walklone', clusters: [cluster] })).uid as string;
+    const loneInstance = (await createdByActor('/instances', { name: 'Walk Lone', shortName: 'walklone', clusters: [cluster] })).uid as string;
     await step('deleteInstance', 'DELETE', `/instances/${loneInstance}`, {}, () => [e('DELETED', 'Instance', loneInstance)]);
-    const loneCluster = (await created('/clusters', { name: 'walk-lone', bootstrapServers: ['l:9092'] })).uid as string;
+    const loneCluster = (await createdByActor('/clusters', { name: 'walk-lone', bootstrapServers: ['l:9092'] })).uid as string;
     await step('deleteCluster', 'DELETE', `/clusters/${loneCluster}`, {}, () => [e('DELETED', 'Cluster', loneCluster)]);
-    const loneGroup = (await created('/groups', { name: 'Walk Lone' })).uid as string;
+    const loneGroup = (await createdByActor('/groups', { name: 'Walk Lone' })).uid as string;
     await step('deleteGroup', 'DELETE', `/groups/${loneGroup}`, {}, () => [e('DELETED', 'Group', loneGroup)]);
     await step('deleteUser', 'DELETE', `/users/${pool.users[2]}`, {}, () => [e('DELETED', 'User', pool.users[2])]);
     await step('deleteTenant', 'DELETE', `/tenants/${other}`, {}, () => [e('DELETED', 'Tenant', other)]);

@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_VISIBLE_AS_VALUES } from '../../models/audit-event';
 import { COUNT_WINDOW as AUDIT_COUNT_WINDOW } from '../../handlers/_lib/paging';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { expectError } from '../support/errors';
+import { call, created } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
@@ -20,11 +22,7 @@ let stream: any;
 let startedAt: number;
 
 const tok = () => t.admin.token;
-async function post(path: string, body: unknown, token = tok()) {
-  const res = await call(app, 'POST', path, { token, body });
-  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
+const post = (path: string, body: unknown, token = tok()) => created(app, path, body, token);
 const history = (query: string, token = tok()) => call(app, 'GET', `/audit-history${query}`, { token });
 async function events(query: string, token = tok()): Promise<any[]> {
   const res = await history(query, token);
@@ -33,8 +31,7 @@ async function events(query: string, token = tok()): Promise<any[]> {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'audit');
+  ({ app, t } = await startWithTenant('audit'));
   other = await createTenant(app, 'audit-other');
   member = await createUser(app, t, ['APPLICATION_AUTHOR', 'STREAM_AUTHOR'], 'member');
   outsider = await createUser(app, t, ['APPLICATION_AUTHOR'], 'outsider');
@@ -126,8 +123,7 @@ describe('audit history: the query', () => {
     ['size=0', 'size'],
   ])('400 for %s, naming %s', async (query, field) => {
     const res = await history(`?${query}`);
-    expect(res.status).toBe(400);
-    expect(res.body.status).toBe('BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.subErrors.map((s: any) => s.field)).toContain(field);
   });
 
@@ -177,8 +173,7 @@ describe('audit history: who sees what', () => {
     const [entry] = await events(`?resourceId=${privateApp.uid}`);
     expect((await call(app, 'GET', `/audit-history/${entry.uid}`, { token: member.token })).body).toMatchObject({ uid: entry.uid, action: 'CREATED', resourceType: 'Application' });
     const hidden = await call(app, 'GET', `/audit-history/${entry.uid}`, { token: outsider.token });
-    expect(hidden.status).toBe(404);
-    expect(hidden.body.status).toBe('NOT_FOUND');
+    expectError(hidden, 404);
     expect((await call(app, 'GET', `/audit-history/${entry.uid}`, { token: other.admin.token })).status).toBe(404);
     expect((await call(app, 'GET', '/audit-history/zzz', { token: tok() })).status).toBe(404);
     expect(await events(`?resourceId=${cluster.uid}`, other.admin.token)).toEqual([]);

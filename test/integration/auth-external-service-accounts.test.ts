@@ -6,7 +6,9 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { auditActions } from '../support/audit';
+import { call } from '../support/http';
 import { startExternalIssuer, type ExternalIssuer } from '../support/external-issuer';
 
 let issuer: ExternalIssuer;
@@ -26,8 +28,7 @@ const clientToken = (clientId: string, roles: string[] = [], sub = randomUUID())
 
 beforeAll(async () => {
   issuer = await startExternalIssuer();
-  app = await startTestApp({ externalAuthUrl: issuer.url });
-  t = await createTenant(app, 'ext-sa');
+  ({ app, t } = await startWithTenant('ext-sa', { externalAuthUrl: issuer.url }));
   adminToken = issuer.sign({
     iss: iss(), sub: randomUUID(), typ: 'Bearer', azp: 'self-service', exp: now() + 300, email: `admin-${hex()}@ext.example`,
     email_verified: true, given_name: 'Tenant', family_name: 'Admin', realm_access: { roles: ['TENANT_ADMIN'] },
@@ -61,7 +62,7 @@ describe('Keycloak service accounts in external IdP mode', () => {
     expect(me.status).toBe(200);
     expect(me.body.uid).toBe(created.body.uid);
     expect(me.body.roles).toEqual([{ name: 'STREAM_AUTHOR' }]);
-    const actions = (await app.models.AuditEvent.findAll({ where: { resourceId: created.body.uid }, order: [['seq', 'ASC']] })).map((e: any) => e.action);
+    const actions = await auditActions(app, created.body.uid);
     expect(actions).toEqual(['CREATED', 'UPDATED']);
   });
 

@@ -6,7 +6,9 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import jwt, { type SignOptions } from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, startTestApp, type CallResult, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startTestApp, startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { expectUnauthorized } from '../support/errors';
+import { call } from '../support/http';
 import { startExternalIssuer, type ExternalIssuer } from '../support/external-issuer';
 
 let issuer: ExternalIssuer;
@@ -15,8 +17,7 @@ let t: TestTenant;
 
 beforeAll(async () => {
   issuer = await startExternalIssuer();
-  app = await startTestApp({ externalAuthUrl: issuer.url });
-  t = await createTenant(app, 'ext-tok');
+  ({ app, t } = await startWithTenant('ext-tok', { externalAuthUrl: issuer.url }));
 });
 afterAll(async () => {
   await app?.stop();
@@ -40,12 +41,6 @@ const sign = (claims: Record<string, unknown>, options?: SignOptions) =>
   issuer.sign(Object.fromEntries(Object.entries(claims).filter(([, v]) => v !== undefined)), options);
 const get = (path: string, token: string, headers: Record<string, string> = {}) => call(app, 'GET', path, { token, headers });
 const headerOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()) as { kid: string };
-
-function expect401(res: CallResult): void {
-  expect(res.status).toBe(401);
-  expect(res.body).toMatchObject({ status: 'UNAUTHORIZED', message: 'Unauthorized', subErrors: null });
-  expect(res.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
-}
 
 describe('signing keys', () => {
   /** A tenant of its own, so its realm's key set starts uncached. */
@@ -77,7 +72,7 @@ describe('signing keys', () => {
     const claims = person(realm);
     expect((await get('/tenant', sign(claims))).status).toBe(200);
     const before = issuer.jwksRequests();
-    for (let i = 0; i < 25; i += 1) expect401(await get('/tenant', sign(claims, { keyid: randomUUID() })));
+    for (let i = 0; i < 25; i += 1) expectUnauthorized(await get('/tenant', sign(claims, { keyid: randomUUID() })));
     expect(issuer.jwksRequests() - before).toBeLessThanOrEqual(2);
     const settled = issuer.jwksRequests();
     expect((await get('/tenant', sign(claims))).status).toBe(200);
@@ -110,14 +105,14 @@ describe('refused tokens', () => {
 
   it('a token of the embedded issuer → 401 (its issuer is not AUTH_URL)', async () => {
     expect((await call(embedded, 'GET', '/tenant', { token: embeddedTenant.admin.token })).status).toBe(200); // control
-    expect401(await get('/tenant', embeddedTenant.admin.token));
+    expectUnauthorized(await get('/tenant', embeddedTenant.admin.token));
   });
 
   it('the embedded issuer\'s token re-labelled with the external issuer → 401', async () => {
     const claims = JSON.parse(Buffer.from(embeddedTenant.admin.token.split('.')[1], 'base64url').toString());
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const relabelled = jwt.sign({ ...claims, iss: `${issuer.url}/realms/${embeddedTenant.shortName}` }, privateKey, { algorithm: 'RS256', keyid: headerOf(embeddedTenant.admin.token).kid });
-    expect401(await get('/tenant', relabelled));
+    expectUnauthorized(await get('/tenant', relabelled));
   });
 
   const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
@@ -135,7 +130,7 @@ describe('refused tokens', () => {
     ['the realm of no tenant', () => sign(person(`nope-${hex()}`))],
     ['a nested issuer path', () => sign(person(t.shortName, { iss: `${issuer.url}/realms/${t.shortName}/x` }))],
   ])('%s → 401', async (_case, token) => {
-    expect401(await get('/tenant', await token()));
+    expectUnauthorized(await get('/tenant', await token()));
   });
 
   it('a token expired within the 30 s leeway is still accepted (control)', async () => {
@@ -144,13 +139,13 @@ describe('refused tokens', () => {
 
   it('the realm of no tenant does not make the service fetch anything', async () => {
     const before = issuer.jwksRequests();
-    expect401(await get('/tenant', sign(person(`nope-${hex()}`))));
+    expectUnauthorized(await get('/tenant', sign(person(`nope-${hex()}`))));
     expect(issuer.jwksRequests()).toBe(before);
   });
 
   it('a realm header naming another tenant → 401; the same realm in any case passes', async () => {
     const token = sign(person());
-    expect401(await get('/tenant', token, { realm: embeddedTenant.shortName }));
+    expectUnauthorized(await get('/tenant', token, { realm: embeddedTenant.shortName }));
     expect((await get('/tenant', token, { realm: t.shortName.toUpperCase() })).status).toBe(200);
   });
 

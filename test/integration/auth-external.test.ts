@@ -8,7 +8,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { SignOptions } from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Row } from '../../models/define';
-import { call, createTenant, createUser, startTestApp, type CallResult, type TestApp, type TestTenant } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { auditActions, auditOf } from '../support/audit';
+import { expectError, expectUnauthorized } from '../support/errors';
+import { call, type CallResult } from '../support/http';
 import { startExternalIssuer, type ExternalIssuer } from '../support/external-issuer';
 
 let issuer: ExternalIssuer;
@@ -35,22 +38,14 @@ const sign = (claims: Record<string, unknown>, options?: SignOptions) =>
   issuer.sign(Object.fromEntries(Object.entries(claims).filter(([, v]) => v !== undefined)), options);
 const get = (path: string, token: string) => call(app, 'GET', path, { token });
 const usersWith = (email: string) => app.models.User.findAll({ where: { tenantUid: t.tenant.uid, emailKey: email.toLowerCase() } });
-const auditOf = (uid: string) => app.models.AuditEvent.findAll({ where: { resourceId: uid }, order: [['seq', 'ASC']] });
 const plain = (row: Row) => row.get({ plain: true }) as Record<string, unknown>;
 const roleNames = (res: CallResult) => (res.body.roles as { name: string }[]).map((r) => r.name);
 const newCluster = (token: string) => call(app, 'POST', '/clusters', { token, body: { name: `c-${hex()}`, bootstrapServers: ['k:9092'] } });
 const setRoles = (uid: string, roles: string[]) => call(app, 'PUT', `/users/${uid}/roles`, { token: adminToken, body: roles });
 
-function expect401(res: CallResult): void {
-  expect(res.status).toBe(401);
-  expect(res.body).toMatchObject({ status: 'UNAUTHORIZED', message: 'Unauthorized', subErrors: null });
-  expect(res.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
-}
-
 beforeAll(async () => {
   issuer = await startExternalIssuer();
-  app = await startTestApp({ externalAuthUrl: issuer.url });
-  t = await createTenant(app, 'ext');
+  ({ app, t } = await startWithTenant('ext', { externalAuthUrl: issuer.url }));
   adminToken = sign(person({ given_name: 'Tenant', family_name: 'Admin', realm_access: { roles: ['TENANT_ADMIN'] } }));
   if ((await get('/user', adminToken)).status !== 200) throw new Error('setup failed');
 });
@@ -70,8 +65,7 @@ describe('the embedded issuer is off', () => {
       raw: post ? 'grant_type=password&client_id=self-service&username=a&password=b' : undefined,
       headers: post ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {},
     });
-    expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ status: 'NOT_FOUND', message: 'Not found', subErrors: null });
+    expectError(res, 404, { message: 'Not found', subErrors: null });
   });
 
   it('the tenant\'s issuerUrl points at AUTH_URL, and the external token opens /tenant', async () => {
@@ -94,7 +88,7 @@ describe('just-in-time users', () => {
     const [user, ...more] = await usersWith(claims.email as string);
     expect(more).toHaveLength(0);
     expect(plain(user)).toMatchObject({ uid: me.body.uid, externalSubject: claims.sub, passwordHash: null });
-    const audit = await auditOf(user.uid);
+    const audit = await auditOf(app, user.uid);
     expect(audit.map(plain)).toMatchObject([{
       action: 'CREATED', resourceType: 'User', resourceId: user.uid, resourceName: claims.email, tenant: t.shortName,
       actor: claims.email, actorName: 'Grace Hopper',
@@ -113,7 +107,7 @@ describe('just-in-time users', () => {
       expect(again.body).toMatchObject({ uid: first.body.uid, firstName: 'Ada', lastName: claims.family_name, roles: first.body.roles });
     }
     expect(await usersWith(claims.email as string)).toHaveLength(1);
-    expect((await auditOf(first.body.uid)).map((e) => e.action)).toEqual(['CREATED']);
+    expect(await auditActions(app, first.body.uid)).toEqual(['CREATED']);
   });
 
   it.each([
@@ -143,7 +137,7 @@ describe('just-in-time users', () => {
     expect((await get('/tenant', sign(claims))).body._links.edit).toBeUndefined(); // the TENANT_ADMIN claim is ignored
 
     expect((await usersWith(known.email)).map((u) => plain(u).externalSubject)).toEqual([claims.sub]);
-    const audit = await auditOf(known.user.uid);
+    const audit = await auditOf(app, known.user.uid);
     expect(audit.map((e) => [e.action, e.actor])).toEqual([['UPDATED', known.email]]);
     expect(audit[0].details).toEqual({ externalSubject: { old: null, new: claims.sub } });
     // Found by subject from now on, even without the email claim.
@@ -171,7 +165,7 @@ describe('just-in-time users', () => {
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
     expect(new Set(results.map((r) => r.body.uid)).size).toBe(1);
     expect(await usersWith(claims.email as string)).toHaveLength(1);
-    expect((await auditOf(results[0].body.uid)).map((e) => e.action)).toEqual(['CREATED']);
+    expect(await auditActions(app, results[0].body.uid)).toEqual(['CREATED']);
   });
 
   it('concurrent first requests of an existing user link it once', async () => {
@@ -179,7 +173,7 @@ describe('just-in-time users', () => {
     const token = sign(person({ email: known.email }));
     const results = await Promise.all(Array.from({ length: 6 }, () => get('/user', token)));
     expect(results.map((r) => [r.status, r.body.uid])).toEqual(Array(6).fill([200, known.user.uid]));
-    expect((await auditOf(known.user.uid)).map((e) => e.action)).toEqual(['UPDATED']);
+    expect(await auditActions(app, known.user.uid)).toEqual(['UPDATED']);
   });
 
   it.each([
@@ -189,13 +183,13 @@ describe('just-in-time users', () => {
     ['an email the IdP marks unverified', { email_verified: false }],
   ])('a new subject with %s → 401, nobody created', async (_case, extra) => {
     const claims = person(extra);
-    expect401(await get('/user', sign(claims)));
+    expectUnauthorized(await get('/user', sign(claims)));
     expect(await app.models.User.count({ where: { externalSubject: claims.sub } })).toBe(0);
   });
 
   it('an unverified email does not take over the existing user of that address', async () => {
     const known = await createUser(app, t, ['TENANT_ADMIN'], 'victim');
-    expect401(await get('/user', sign(person({ email: known.email, email_verified: false }))));
+    expectUnauthorized(await get('/user', sign(person({ email: known.email, email_verified: false }))));
     await known.user.reload();
     expect(known.user.externalSubject).toBeNull();
   });
@@ -207,8 +201,8 @@ describe('a deleted user', () => {
     const before = (await get('/user', sign(claims))).body.uid;
     expect((await call(app, 'DELETE', `/users/${before}`, { token: adminToken })).status).toBe(204);
 
-    expect401(await get('/user', sign(claims)));
-    expect401(await get('/user', sign({ ...claims, iat: now() + 1 }))); // a refreshed token: same sign-in (auth_time)
+    expectUnauthorized(await get('/user', sign(claims)));
+    expectUnauthorized(await get('/user', sign({ ...claims, iat: now() + 1 }))); // a refreshed token: same sign-in (auth_time)
     expect(await usersWith(claims.email as string)).toHaveLength(0);
 
     const again = await get('/user', sign({ ...claims, auth_time: now() + 1 })); // a new sign-in after the deletion
@@ -221,7 +215,7 @@ describe('a deleted user', () => {
     const claims = person({ iat: now() - 5 });
     const uid = (await get('/user', sign(claims))).body.uid;
     expect((await call(app, 'DELETE', `/users/${uid}`, { token: adminToken })).status).toBe(204);
-    expect401(await get('/user', sign(claims)));
+    expectUnauthorized(await get('/user', sign(claims)));
     expect((await get('/user', sign({ ...claims, iat: now() + 1 }))).status).toBe(200);
   });
 

@@ -8,7 +8,8 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issuerOf } from '../../auth/tokens';
 import { startExternalIssuer, type ExternalIssuer } from '../support/external-issuer';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { call } from '../support/http';
 import { basic, claimsOf, createServiceAccount, now, secretForm, tokenRequest, type Rec } from '../support/token-endpoint';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyStore } from '../../auth/keys';
 import { issuerOf } from '../../auth/tokens';
 import { createSecretBox } from '../../core/secret-box';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { expectError, expectUnauthorized } from '../support/errors';
+import { call } from '../support/http';
 
 let app: TestApp;
 let a: TestTenant;
@@ -43,19 +45,10 @@ async function craftToken(realm: string, user: TestUser, claims: Record<string, 
   return jwt.sign(payload, signWith?.pem ?? privateKeyPem, { algorithm: 'RS256', keyid: signWith?.kid ?? kid });
 }
 
-const expect401 = (res: { status: number; headers: Headers; body: any }, invalidToken: boolean) => {
-  expect(res.status).toBe(401);
-  expect(res.headers.get('content-type')).toMatch(/^application\/hal\+json/);
-  expect(res.body).toMatchObject({ status: 'UNAUTHORIZED', subErrors: null });
-  const challenge = res.headers.get('www-authenticate') ?? '';
-  expect(challenge).toMatch(/^Bearer\b/);
-  if (invalidToken) expect(challenge).toContain('error="invalid_token"');
-  else expect(challenge).not.toContain('error=');
-};
 
 describe('401 causes', () => {
   it('no Authorization header → 401 with a bare Bearer challenge', async () => {
-    expect401(await call(app, 'GET', '/clusters'), false);
+    expectUnauthorized(await call(app, 'GET', '/clusters'), 'bare');
   });
 
   it.each([
@@ -71,7 +64,7 @@ describe('401 causes', () => {
     ['garbage', 'not-a-jwt'],
     ['three garbage segments', 'aaa.bbb.ccc'],
   ])('a %s token → 401 invalid_token', async (_label, token) => {
-    expect401(await call(app, 'GET', '/clusters', { token }), true);
+    expectUnauthorized(await call(app, 'GET', '/clusters', { token }));
   });
 
   it('a valid token is accepted (control)', async () => {
@@ -82,7 +75,7 @@ describe('401 causes', () => {
   it('an expired token (beyond the 30 s leeway) → 401 invalid_token', async () => {
     const now = Math.floor(Date.now() / 1000);
     const token = await craftToken(a.shortName, a.admin, { iat: now - 600, exp: now - 120 });
-    expect401(await call(app, 'GET', '/clusters', { token }), true);
+    expectUnauthorized(await call(app, 'GET', '/clusters', { token }));
   });
 
   it('a token expired within the 30 s leeway is still accepted', async () => {
@@ -95,14 +88,14 @@ describe('401 causes', () => {
     const { kid } = await createKeyStore(app.models, createSecretBox(app.config)).activeKey();
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const token = await craftToken(a.shortName, a.admin, {}, { pem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), kid });
-    expect401(await call(app, 'GET', '/clusters', { token }), true);
+    expectUnauthorized(await call(app, 'GET', '/clusters', { token }));
   });
 
   it('an unsigned (alg none) token → 401 invalid_token', async () => {
     const real = await craftToken(a.shortName, a.admin);
     const [, payload] = real.split('.');
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT', kid: 'x' })).toString('base64url');
-    expect401(await call(app, 'GET', '/clusters', { token: `${header}.${payload}.` }), true);
+    expectUnauthorized(await call(app, 'GET', '/clusters', { token: `${header}.${payload}.` }));
   });
 
   it.each([
@@ -113,12 +106,12 @@ describe('401 causes', () => {
   ])('%s → 401 invalid_token', async (_label, claims) => {
     const fixed = { ...claims } as Record<string, unknown>;
     if (fixed.iss === 'REALM:nope-realm') fixed.iss = issuerOf(app.authUrl, 'nope-realm');
-    expect401(await call(app, 'GET', '/clusters', { token: await craftToken(a.shortName, a.admin, fixed) }), true);
+    expectUnauthorized(await call(app, 'GET', '/clusters', { token: await craftToken(a.shortName, a.admin, fixed) }));
   });
 
   it('a token not yet valid (nbf two minutes ahead) → 401 invalid_token', async () => {
     const token = await craftToken(a.shortName, a.admin, { nbf: Math.floor(Date.now() / 1000) + 120 });
-    expect401(await call(app, 'GET', '/clusters', { token }), true);
+    expectUnauthorized(await call(app, 'GET', '/clusters', { token }));
   });
 
   it('an HS256 token keyed with the realm\'s public key → 401 invalid_token', async () => {
@@ -128,7 +121,7 @@ describe('401 causes', () => {
     const claims = { iss: issuerOf(app.authUrl, a.shortName), sub: a.admin.user.uid, typ: 'Bearer', iat: now, exp: now + 300 };
     for (const secret of [JSON.stringify(key), key.n]) {
       const token = jwt.sign(claims, secret, { algorithm: 'HS256', keyid: key.kid });
-      expect401(await call(app, 'GET', '/clusters', { token }), true);
+      expectUnauthorized(await call(app, 'GET', '/clusters', { token }));
     }
   });
 
@@ -139,26 +132,26 @@ describe('401 causes', () => {
     claims.realm_access = { roles: ['SUPER_ADMIN', 'TENANT_ADMIN'] };
     claims.sub = a.admin.user.uid;
     const forged = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
-    expect401(await call(app, 'POST', '/clusters', { token: forged, body: { name: 'forged', bootstrapServers: ['f:9092'] } }), true);
+    expectUnauthorized(await call(app, 'POST', '/clusters', { token: forged, body: { name: 'forged', bootstrapServers: ['f:9092'] } }));
     expect((await call(app, 'GET', '/clusters/search/findByName?name=forged', { token: a.admin.token })).body.page.totalElements).toBe(0);
   });
 
   it('a token under an unknown kid → 401 invalid_token', async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const token = await craftToken(a.shortName, a.admin, {}, { pem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), kid: 'no-such-kid' });
-    expect401(await call(app, 'GET', '/clusters', { token }), true);
+    expectUnauthorized(await call(app, 'GET', '/clusters', { token }));
   });
 
   it('a token of a user of tenant B under realm A → 401 (users are looked up within the realm)', async () => {
     const token = await craftToken(a.shortName, b.admin);
-    expect401(await call(app, 'GET', '/clusters', { token }), true);
+    expectUnauthorized(await call(app, 'GET', '/clusters', { token }));
   });
 
   it('a deleted user\'s token stops working at once', async () => {
     const gone = await createUser(app, a, ['TENANT_ADMIN'], 'gone');
     expect((await call(app, 'GET', '/clusters', { token: gone.token })).status).toBe(200);
     await gone.user.destroy();
-    expect401(await call(app, 'GET', '/clusters', { token: gone.token }), true);
+    expectUnauthorized(await call(app, 'GET', '/clusters', { token: gone.token }));
   });
 
   it('a cookie never authenticates', async () => {
@@ -178,11 +171,11 @@ describe('realm header', () => {
   });
 
   it('the realm of another tenant → 401 invalid_token', async () => {
-    expect401(await call(app, 'GET', '/clusters', { token: a.admin.token, headers: { realm: b.shortName } }), true);
+    expectUnauthorized(await call(app, 'GET', '/clusters', { token: a.admin.token, headers: { realm: b.shortName } }));
   });
 
   it('an unknown realm → 401', async () => {
-    expect401(await call(app, 'GET', '/clusters', { token: a.admin.token, headers: { realm: 'no-such-realm' } }), true);
+    expectUnauthorized(await call(app, 'GET', '/clusters', { token: a.admin.token, headers: { realm: 'no-such-realm' } }));
   });
 });
 
@@ -194,8 +187,7 @@ describe('tenant isolation', () => {
     ['DELETE', undefined],
   ])('tenant A %s on tenant B\'s cluster → 404, not 403', async (method, body) => {
     const res = await call(app, method, `/clusters/${clusterB}`, { token: a.admin.token, body });
-    expect(res.status).toBe(404);
-    expect(res.body.status).toBe('NOT_FOUND');
+    expectError(res, 404);
   });
 
   it('an invalid PATCH of B\'s cluster by A is 404 too, not a 400 that would confirm it exists', async () => {
@@ -258,8 +250,7 @@ describe('token endpoint', () => {
 describe('TENANT_ADMIN gate on clusters', () => {
   it('a user without TENANT_ADMIN gets 403 on create', async () => {
     const res = await call(app, 'POST', '/clusters', { token: author.token, body: { name: 'not-allowed', bootstrapServers: ['b:9092'] } });
-    expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ status: 'FORBIDDEN', subErrors: null });
+    expectError(res, 403, { subErrors: null });
   });
 
   it.each([
@@ -302,8 +293,7 @@ describe('TENANT_ADMIN gate on clusters', () => {
 describe('XSRF', () => {
   it('a mutating call with an XSRF-TOKEN cookie but no matching header → 403', async () => {
     const res = await call(app, 'PATCH', `/clusters/${clusterA}`, { token: a.admin.token, body: { description: 'x' }, headers: { Cookie: 'XSRF-TOKEN=abc' } });
-    expect(res.status).toBe(403);
-    expect(res.body.status).toBe('FORBIDDEN');
+    expectError(res, 403);
   });
 
   it('with the matching X-XSRF-TOKEN header it passes', async () => {

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyStore, ROTATION_GRACE_MS } from '../../auth/keys';
 import { issuerOf } from '../../auth/tokens';
 import { createSecretBox } from '../../core/secret-box';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { call } from '../support/http';
 import {
   basic, claimsOf, createServiceAccount, foreignPem, kidOf, now, passwordForm, secretForm, tokenRequest, type Rec,
 } from '../support/token-endpoint';

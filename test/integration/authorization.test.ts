@@ -6,7 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessWorld, type AccessWorld } from '../support/access-world';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { requestedGrant } from '../support/fixtures';
+import { expectError } from '../support/errors';
+import { call, created, expectStatus, lastSegment } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
@@ -18,14 +21,9 @@ const ask = (token: string, query: Record<string, string>) =>
   call(app, 'GET', `/auth?${new URLSearchParams(query)}`, { token });
 
 const KSML_DEFINITION = 'streams:\n  payments:\n    topic: authz-payments\n    keyType: string\n    valueType: string\npipelines:\n  main:\n    from: payments\n    forEach:\n      code: log.info("x")\n';
-const lastSegment = (uri: unknown) => String(uri ?? '').split('/').filter(Boolean).pop()!;
 
 /** One API call that must answer `status`; the reply. */
-async function must(method: string, path: string, token: string, status: number, body?: unknown) {
-  const res = await call(app, method, path, { token, body });
-  if (res.status !== status) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
-  return res;
-}
+const must = async (method: string, path: string, token: string, status: number, body?: unknown) => expectStatus(await call(app, method, path, { token, body }), status);
 
 /**
  * A Ksml application of the world's app team with a credential (through `POST /application_authentications`), an
@@ -53,8 +51,7 @@ async function worldAuthentication(w: AccessWorld, adminToken: string) {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'authz');
+  ({ app, t } = await startWithTenant('authz'));
   other = await createTenant(app, 'authz-other');
   who.admin = t.admin;
   who.owner = await createUser(app, t, ['ENVIRONMENT_AUTHOR'], 'owner');
@@ -62,11 +59,7 @@ beforeAll(async () => {
   who.envAdmin = await createUser(app, t, ['ENVIRONMENT_ADMIN'], 'envadmin');
   who.nobody = await createUser(app, t, [], 'nobody');
   const tok = t.admin.token;
-  const post = async (path: string, body: unknown, token = tok) => {
-    const res = await call(app, 'POST', path, { token, body });
-    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-    return res.body.uid as string;
-  };
+  const post = async (path: string, body: unknown, token = tok): Promise<string> => (await created(app, path, body, token)).uid;
   uid.cluster = await post('/clusters', { name: 'authz-c', bootstrapServers: ['b:9092'] });
   uid.instance = await post('/instances', { name: 'Authz Inst', shortName: 'authz' });
   uid.owners = await post('/groups', { name: 'Authz Owners', members: [who.owner.user.uid] });
@@ -92,11 +85,8 @@ beforeAll(async () => {
   who.appOwner = w.appOwner;
   who.streamOwner = w.streamOwner;
   uid.worldApp = w.application.uid;
-  const grant = async (stream: any, environment: any, accessType: string, token = w.appOwner.token) => {
-    const res = await call(app, 'POST', '/application_access_grants', { token, body: { applicationId: w.application.uid, streamId: stream.uid, environmentId: environment.uid, accessType } });
-    if (res.status !== 201) throw new Error(`/application_access_grants: ${res.status} ${res.text}`);
-    return res.body.uid as string;
-  };
+  const grant = async (stream: any, environment: any, accessType: string, token = w.appOwner.token): Promise<string> =>
+    (await requestedGrant(app, token, { application: w.application.uid, stream: stream.uid, environment: environment.uid, accessType })).uid;
   const act = async (method: string, path: string, token: string, expected: number) => {
     const res = await call(app, method, path, { token, body: method === 'DELETE' ? undefined : { reason: 'authz test' } });
     if (res.status !== expected) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
@@ -174,8 +164,7 @@ describe('GET /auth', () => {
     ['no resourceUid for an operation', { action: 'DEPLOYMENT_OPERATE', resourceType: 'APPLICATION_DEPLOYMENT' }, /^resourceUid: is required for DEPLOYMENT_OPERATE/],
   ])('400 for %s, naming the parameter', async (_name, query, message) => {
     const res = await ask(who.admin.token, query as Record<string, string>);
-    expect(res.status).toBe(400);
-    expect(res.body.status).toBe('BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.errors[0]).toMatch(message);
   });
 
@@ -216,8 +205,7 @@ describe('GET /auth', () => {
   ])('404 for %s', async (_name, caller, action, resourceType, target) => {
     const given = uid[target] ?? target;
     const res = await ask(who[caller].token, { action, resourceType, resourceUid: given });
-    expect(res.status).toBe(404);
-    expect(res.body.status).toBe('NOT_FOUND');
+    expectError(res, 404);
     // Word for word what a uid that never existed gets: nothing confirms that the resource is there.
     const never = '00000000000000000000000000000000';
     const control = await ask(who[caller].token, { action, resourceType, resourceUid: never });

@@ -4,17 +4,16 @@
  * history that keeps the order it was written in.
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { auditOf } from '../support/audit';
+import { call } from '../support/http';
 import { dialectOf } from '../../models/db';
 
 let app: TestApp;
 let t: TestTenant;
 const post = (body: unknown) => call(app, 'POST', '/clusters', { token: t.admin.token, body });
 
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'portable');
-});
+beforeAll(async () => { ({ app, t } = await startWithTenant('portable')); });
 afterAll(async () => app?.stop());
 
 describe(`database portability (${dialectOf(inject('databaseUrl'))})`, () => {
@@ -60,7 +59,7 @@ describe(`database portability (${dialectOf(inject('databaseUrl'))})`, () => {
       token: t.admin.token, body: { name: 'Order', shortName: 'order', clusters: [c1.body._links.self.href, c2.body._links.self.href] },
     });
     expect(instance.status).toBe(201);
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: instance.body.uid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, instance.body.uid);
     expect(events.map((e: any) => e.action)).toEqual(['CREATED', 'CLUSTER_ADDED', 'CLUSTER_ADDED']);
     expect(new Set(events.map((e: any) => (e.timestamp as Date).getTime())).size).toBe(1);
   });

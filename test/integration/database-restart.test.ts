@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { dialectOf, openDatabase } from '../../models/db';
-import { call, createTenant, passwordToken, startTestApp, type CallResult, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, passwordToken, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { expectError } from '../support/errors';
+import { call, type CallResult } from '../support/http';
 
 const postgres = dialectOf(inject('databaseUrl')) === 'postgres';
 
@@ -72,7 +74,7 @@ describe('sessions ended by the database', () => {
   function expectServedOrUnavailable(res: CallResult, served: number): void {
     expect([served, 503], `${res.status} ${res.text}`).toContain(res.status);
     if (res.status === 503) {
-      expect(res.body).toMatchObject({ status: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' });
+      expectError(res, 503, { message: 'Service unavailable' });
       expect(res.text).not.toMatch(/terminat|killed|sequelize|select|pg_|socket/i);
     }
   }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
@@ -13,8 +14,7 @@ let owners: any;
 let viewers: any;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'envs');
+  ({ app, t } = await startWithTenant('envs'));
   other = await createTenant(app, 'envs-other');
   author = await createUser(app, t, ['ENVIRONMENT_AUTHOR'], 'author');
   outsider = await createUser(app, t, ['ENVIRONMENT_AUTHOR'], 'outsider');

@@ -5,36 +5,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../models/db';
 import { startServer, type RunningServer } from '../../server/server';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startTestApp, startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { BAD_BODY, expectError } from '../support/errors';
+import { call } from '../support/http';
 import type { Sequelize } from 'sequelize';
 
 let app: TestApp;
 let t: TestTenant;
 
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'errors');
-});
+beforeAll(async () => { ({ app, t } = await startWithTenant('errors')); });
 afterAll(async () => app?.stop());
-
-const BAD_BODY = {
-  status: 'BAD_REQUEST',
-  message: 'Bad request',
-  errors: ['Invalid request body. Please check API docs for building correct request.'],
-  subErrors: null,
-};
-
-/** Every error: application/hal+json, the four §7 fields, `status` the reason phrase of the code. */
-function expectErrorBody(res: { status: number; headers: Headers; body: any }, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/hal\+json/);
-  expect(Object.keys(res.body).sort()).toEqual(['errors', 'message', 'status', 'subErrors']);
-  expect(res.body.status).toBe(code);
-  expect(typeof res.body.message).toBe('string');
-  expect(Array.isArray(res.body.errors)).toBe(true);
-  expect(res.body.errors.length).toBeGreaterThan(0);
-  for (const e of res.body.errors) expect(typeof e).toBe('string');
-}
 
 const create = (body: unknown) => call(app, 'POST', '/clusters', { token: t.admin.token, body });
 
@@ -45,28 +25,28 @@ describe('routing', () => {
     ['an unknown search', '/clusters/search/findByColour'],
   ])('%s → 404', async (_label, path) => {
     const res = await call(app, 'GET', path, { token: t.admin.token });
-    expectErrorBody(res, 404, 'NOT_FOUND');
+    expectError(res, 404);
     expect(res.body.subErrors).toBeNull();
   });
 
   it('a path outside the base path → 404 in the same format', async () => {
     const res = await call(app, 'GET', `${app.url}/nothing-here`, { token: t.admin.token });
-    expectErrorBody(res, 404, 'NOT_FOUND');
+    expectError(res, 404);
   });
 
   it('an unknown id → 404', async () => {
     const res = await call(app, 'GET', `/clusters/${'0'.repeat(32)}`, { token: t.admin.token });
-    expectErrorBody(res, 404, 'NOT_FOUND');
+    expectError(res, 404);
   });
 
   it.each(['PATCH', 'PUT'])('target 404 precedes validation: an invalid %s of an unknown id → 404', async (method) => {
     const res = await call(app, method, `/clusters/${'0'.repeat(32)}`, { token: t.admin.token, body: { name: '' } });
-    expectErrorBody(res, 404, 'NOT_FOUND');
+    expectError(res, 404);
   });
 
   it('authentication precedes routing: no token on an unknown path → 401', async () => {
     const res = await call(app, 'GET', '/nothing-here');
-    expectErrorBody(res, 401, 'UNAUTHORIZED');
+    expectError(res, 401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
 
@@ -77,7 +57,7 @@ describe('routing', () => {
     ['POST', '/info', ['GET', 'HEAD']],
   ])('%s %s → 405 with Allow', async (method, path, allowed) => {
     const res = await call(app, method, path, { token: t.admin.token });
-    expectErrorBody(res, 405, 'METHOD_NOT_ALLOWED');
+    expectError(res, 405);
     const allow = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim()).sort();
     expect(allow).toEqual([...allowed].sort());
   });
@@ -85,7 +65,7 @@ describe('routing', () => {
   it('POST on an item → 405 whose Allow lists the item verbs', async () => {
     const made = await create({ name: 'allow-1', bootstrapServers: ['b:9092'] });
     const res = await call(app, 'POST', `/clusters/${made.body.uid}`, { token: t.admin.token, body: {} });
-    expectErrorBody(res, 405, 'METHOD_NOT_ALLOWED');
+    expectError(res, 405);
     const allow = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim()).sort();
     expect(allow).toEqual(['DELETE', 'GET', 'HEAD', 'PATCH', 'PUT']);
   });
@@ -98,7 +78,7 @@ describe('request bodies', () => {
     ['a JSON array', '[1,2]'],
   ])('%s → exactly the invalid-body error', async (_label, raw) => {
     const res = await call(app, 'POST', '/clusters', { token: t.admin.token, raw, headers: { 'Content-Type': 'application/json' } });
-    expectErrorBody(res, 400, 'BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body).toEqual(BAD_BODY);
   });
 
@@ -123,7 +103,7 @@ describe('request bodies', () => {
 
   it.each(['text/plain', 'application/xml', 'application/x-www-form-urlencoded'])('Content-Type %s → 415', async (type) => {
     const res = await call(app, 'POST', '/clusters', { token: t.admin.token, raw: '{"name":"x","bootstrapServers":["b:9092"]}', headers: { 'Content-Type': type } });
-    expectErrorBody(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(res, 415);
   });
 
   it('415 precedes parsing: an unsupported type with garbage is still 415', async () => {
@@ -152,7 +132,7 @@ describe('request bodies', () => {
     it('a body over the limit → 413', async () => {
       const body = { name: 'big', description: 'x'.repeat(2000), bootstrapServers: ['b:9092'] };
       const res = await call(small, 'POST', '/clusters', { token: st.admin.token, body });
-      expectErrorBody(res, 413, 'PAYLOAD_TOO_LARGE');
+      expectError(res, 413);
     });
 
     it('413 precedes parsing: an oversized malformed body is 413, not 400', async () => {
@@ -170,7 +150,7 @@ describe('request bodies', () => {
 describe('validation', () => {
   it('one errors[] entry and one subError per violated field', async () => {
     const res = await create({ name: '', bootstrapServers: [], schemaRegistryUrls: ['ftp://nope'] });
-    expectErrorBody(res, 400, 'BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.message).toBe('Bad request');
     const fields = res.body.subErrors.map((s: { field: string }) => s.field).sort();
     expect(fields).toEqual(['bootstrapServers', 'name', 'schemaRegistryUrls[0]']);
@@ -186,7 +166,7 @@ describe('validation', () => {
 
   it('a missing required field is named, without a rejected value', async () => {
     const res = await create({ name: 'no-servers' });
-    expectErrorBody(res, 400, 'BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.errors).toEqual(['bootstrapServers: is required']);
     expect(res.body.subErrors).toEqual([{ field: 'bootstrapServers', message: 'is required' }]);
   });
@@ -198,7 +178,7 @@ describe('validation', () => {
     ['description', 'x'.repeat(256)],
   ])('a wrong %s (%j) names the field', async (field, value) => {
     const res = await create({ name: 'typed', bootstrapServers: ['b:9092'], [field]: value });
-    expectErrorBody(res, 400, 'BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.subErrors.map((s: { field: string }) => s.field)).toEqual([field]);
     expect(res.body.subErrors[0].rejectedValue).toEqual(value);
   });
@@ -219,7 +199,7 @@ describe('validation', () => {
 
   it('an unknown enum value → 400 naming the field and the allowed values', async () => {
     const res = await create({ name: 'enum-bad', bootstrapServers: ['b:9092'], providerType: 'kinesis' });
-    expectErrorBody(res, 400, 'BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.subErrors).toEqual([expect.objectContaining({ field: 'providerType', rejectedValue: 'kinesis' })]);
     expect(res.body.errors[0]).toMatch(/^providerType: .*AIVEN.*APACHE_KAFKA.*CONFLUENT_CLOUD/);
   });
@@ -229,7 +209,7 @@ describe('uniqueness', () => {
   it('a name taken in another case → 409 naming name', async () => {
     expect((await create({ name: 'Unique-One', bootstrapServers: ['b:9092'] })).status).toBe(201);
     const res = await create({ name: 'unique-ONE', bootstrapServers: ['b:9092'] });
-    expectErrorBody(res, 409, 'CONFLICT');
+    expectError(res, 409);
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0]).toMatch(/^name: /);
   });
@@ -238,7 +218,7 @@ describe('uniqueness', () => {
     await create({ name: 'taken-2', bootstrapServers: ['b:9092'] });
     const mine = await create({ name: 'mine-2', bootstrapServers: ['b:9092'] });
     const clash = await call(app, 'PATCH', `/clusters/${mine.body.uid}`, { token: t.admin.token, body: { name: 'TAKEN-2' } });
-    expectErrorBody(clash, 409, 'CONFLICT');
+    expectError(clash, 409);
     const recase = await call(app, 'PATCH', `/clusters/${mine.body.uid}`, { token: t.admin.token, body: { name: 'MINE-2' } });
     expect(recase.status).toBe(200);
     expect(recase.body.name).toBe('MINE-2');
@@ -273,7 +253,7 @@ describe('database unreachable', () => {
     const res = await call(app, method, deadUrl(path), {
       token: t.admin.token, body: method === 'POST' ? { name: 'x', bootstrapServers: ['b:9092'] } : undefined,
     });
-    expectErrorBody(res, 503, 'SERVICE_UNAVAILABLE');
+    expectError(res, 503);
     expect(res.text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1:1|sequelize|SELECT/i);
   });
 
@@ -284,6 +264,6 @@ describe('database unreachable', () => {
 
   it('no token is still 401 (no database needed to refuse)', async () => {
     const res = await call(app, 'GET', deadUrl('/clusters'));
-    expectErrorBody(res, 401, 'UNAUTHORIZED');
+    expectError(res, 401);
   });
 });

@@ -3,16 +3,15 @@
  * If-None-Match → 304, stale If-Match → 412; PATCH merges, PUT replaces. Clusters are the subject.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { expectError } from '../support/errors';
+import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
 let n = 0;
 
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'etag');
-});
+beforeAll(async () => { ({ app, t } = await startWithTenant('etag')); });
 afterAll(async () => app?.stop());
 
 const FULL = {
@@ -87,10 +86,7 @@ describe('If-Match', () => {
     const c = await newCluster();
     await req('PATCH', c.uid, {}, { description: 'v1' });
     const res = await req(method, c.uid, { 'If-Match': '"0"' }, body);
-    expect(res.status).toBe(412);
-    expect(res.headers.get('content-type')).toMatch(/^application\/hal\+json/);
-    expect(res.body).toMatchObject({ status: 'PRECONDITION_FAILED', subErrors: null });
-    expect(res.body.errors.length).toBeGreaterThan(0);
+    expectError(res, 412, { subErrors: null });
     const after = await req('GET', c.uid);
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).toBe('"1"');

@@ -3,15 +3,13 @@
  * documents, X-Request-Id, HEAD and the tolerated trailing slash.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
 
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'general');
-});
+beforeAll(async () => { ({ app, t } = await startWithTenant('general')); });
 afterAll(async () => app?.stop());
 
 const TEMPLATED = [

@@ -6,8 +6,11 @@
  * both drivers; the assertions count audit rows and grant rows, not only statuses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessWorld, type AccessWorld } from '../support/access-world';
-import { call, createTenant, startTestApp, type CallResult, type TestApp, type TestTenant } from '../support/app';
+import { accessWorld, worldStream, type AccessWorld } from '../support/access-world';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { requestedGrant } from '../support/fixtures';
+import { grantAuditOf } from '../support/audit';
+import { call, type CallResult } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
@@ -21,37 +24,20 @@ const FIRST_MOVE: Record<string, string> = {
 };
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'hrace');
+  ({ app, t } = await startWithTenant('hrace'));
   w = await accessWorld(app, t, 'hr');
 });
 afterAll(async () => app?.stop());
 
 /** A stream of its own, configured in both environments: every test gets a fresh (application, stream) pair. */
-async function freshStream(): Promise<any> {
-  const name = `hr-race-${++streams}`;
-  const stream = await call(app, 'POST', '/streams', { token: w.streamOwner.token, body: { name, keyType: 'String', valueType: 'String', owners: w.streamTeam.uid } });
-  expect(stream.status, stream.text).toBe(201);
-  for (const env of [w.managed, w.auto]) {
-    const config = await call(app, 'POST', '/stream_configs', { token: w.streamOwner.token, body: { stream: stream.body.uid, environment: env.uid } });
-    expect(config.status, config.text).toBe(201);
-  }
-  return stream.body;
-}
+const freshStream = () => worldStream(app, w, `hr-race-${++streams}`);
 
-async function requestGrant(stream: any, env: any, accessType = 'CONSUMER'): Promise<any> {
-  const res = await call(app, 'POST', '/application_access_grants', {
-    token: w.appOwner.token, body: { applicationId: w.application.uid, streamId: stream.uid, environmentId: env.uid, accessType },
-  });
-  expect(res.status, res.text).toBe(201);
-  return res.body;
-}
+/** The world application's request for `stream` in `env`. */
+const requestGrant = (stream: any, env: any, accessType = 'CONSUMER'): Promise<any> =>
+  requestedGrant(app, w.appOwner.token, { application: w.application.uid, stream: stream.uid, environment: env.uid, accessType });
 
 /** The grant events of the application whose `details.grant` is `grant`, oldest first. */
-async function auditOf(grant: string): Promise<Array<{ action: string; actor: string; details: any }>> {
-  const rows = await app.models.AuditEvent.findAll({ where: { resourceId: w.application.uid }, order: [['seq', 'ASC']] });
-  return rows.filter((r) => (r.details as any)?.grant === grant).map((r) => ({ action: r.action, actor: r.actor, details: r.details }));
-}
+const auditOf = (grant: string) => grantAuditOf(app, w.application.uid, grant);
 
 async function statusOf(grant: string): Promise<string> {
   const row = await app.models.ApplicationAccessGrant.findByPk(grant);

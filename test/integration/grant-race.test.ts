@@ -7,20 +7,16 @@ import { UniqueConstraintError } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveGrant, openKey } from '../../models/application-access';
 import type { GrantStatus } from '../../core/rules/grant-state';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { call, created } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
 const uid: Record<string, string> = {};
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'race');
-  const post = async (path: string, body: unknown) => {
-    const res = await call(app, 'POST', path, { token: t.admin.token, body });
-    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-    return res.body.uid as string;
-  };
+  ({ app, t } = await startWithTenant('race'));
+  const post = async (path: string, body: unknown): Promise<string> => (await created(app, path, body, t.admin.token)).uid;
   uid.group = await post('/groups', { name: 'Race Owners', members: [t.admin.user.uid] });
   uid.instance = await post('/instances', { name: 'Race Inst', shortName: 'race' });
   uid.environment = await post('/environments', { name: 'race-env', shortName: 'raceenv', instance: uid.instance, owners: uid.group });

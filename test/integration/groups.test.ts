@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { expectError } from '../support/errors';
+import { auditOf } from '../support/audit';
+import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
@@ -11,8 +14,7 @@ let root: TestUser;
 let outsider: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'groups');
+  ({ app, t } = await startWithTenant('groups'));
   other = await createTenant(app, 'groups-other');
   alice = await createUser(app, t, ['ENVIRONMENT_AUTHOR'], 'alice');
   bob = await createUser(app, t, ['ENVIRONMENT_AUTHOR'], 'bob');
@@ -59,7 +61,7 @@ describe('groups: lifecycle and links', () => {
     expect((await call(app, 'GET', self, { token: admin() })).status).toBe(404);
     expect((await call(app, 'DELETE', self, { token: admin() })).status).toBe(404);
 
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: created.body.uid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, created.body.uid);
     expect(events.map((e) => [e.action, e.resourceType, e.resourceName])).toEqual([
       ['CREATED', 'Group', 'Team One'], ['UPDATED', 'Group', 'Team One'], ['UPDATED', 'Group', 'Team One'],
       ['UPDATED', 'Group', 'Team One'], ['DELETED', 'Group', 'Team One'],
@@ -145,8 +147,7 @@ describe('groups: validation', () => {
     ['unknown manager', { name: 'Unknown Manager', managers: ['https://x.example/users/0123456789abcdef0123456789abcdef'] }, 'managers[0]: unknown user'],
   ])('refuses %s with 400 naming the field', async (_label, body, error) => {
     const res = await call(app, 'POST', '/groups', { token: admin(), body });
-    expect(res.status).toBe(400);
-    expect(res.body.status).toBe('BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.errors[0].startsWith(error)).toBe(true);
   });
 
@@ -195,8 +196,8 @@ describe('groups: permissions', () => {
     ['tenantAdmin', 201], ['superAdmin', 201], ['manager', 403], ['plainUser', 403],
   ])('create as %s → %i', async (actor, status) => {
     const res = await call(app, 'POST', '/groups', { token: tokenOf(actor), body: { name: uniqueName('Created') } });
-    expect(res.status).toBe(status);
-    if (status === 403) expect(res.body).toMatchObject({ status: 'FORBIDDEN', subErrors: null });
+    if (status === 403) expectError(res, 403, { subErrors: null });
+    else expect(res.status).toBe(status);
   });
 
   it.each<[Actor, boolean]>([
@@ -266,8 +267,7 @@ describe('groups: delete blockers', () => {
     const inst = await app.models.Instance.create({ tenantUid: t.tenant.uid, name: 'grp-inst', shortName: 'grpinst' });
     const env = await app.models.Environment.create({ tenantUid: t.tenant.uid, name: 'grp-env', shortName: 'grpenv', instanceUid: inst.uid, ownersUid: g.uid });
     const res = await call(app, 'DELETE', `/groups/${g.uid}`, { token: admin() });
-    expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ status: 'UNPROCESSABLE_ENTITY', errors: [expect.stringContaining('owns 1 environment(s)')] });
+    expectError(res, 422, { errors: [expect.stringContaining('owns 1 environment(s)')] });
     expect((await call(app, 'GET', `/groups/${g.uid}`, { token: admin() })).status).toBe(200);
     await env.destroy();
     expect((await call(app, 'DELETE', `/groups/${g.uid}`, { token: admin() })).status).toBe(204);

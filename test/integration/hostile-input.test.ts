@@ -3,7 +3,9 @@
  * Every refusal is 400 in the §7 format naming the field, and leaves the stored row as it was.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { expectError } from '../support/errors';
+import { call } from '../support/http';
 import { rawClient, type RawClient } from '../fuzz/raw-client';
 
 let app: TestApp;
@@ -33,38 +35,27 @@ afterAll(async () => {
 const raw = (method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer) =>
   client.send({ method, path, headers: { Authorization: `Bearer ${t.admin.token}`, ...headers }, body });
 
-function expectError(res: { status: number; headers: Record<string, unknown> | Headers; text?: string; body?: any }, status: number, field?: string) {
-  expect(res.status).toBe(status);
-  const type = res.headers instanceof Headers ? res.headers.get('content-type') : res.headers['content-type'];
-  expect(type).toMatch(/^application\/hal\+json/);
-  const body = res.body ?? JSON.parse(res.text!);
-  expect(Object.keys(body).sort()).toEqual(['errors', 'message', 'status', 'subErrors']);
-  expect(body.errors.length).toBeGreaterThan(0);
-  if (field) expect(body.errors.some((e: string) => e.startsWith(`${field}: `))).toBe(true);
-  return body;
-}
-
 const get = async (href: string) => (await call(app, 'GET', href, { token: t.admin.token })).body;
 
 describe('1. undecodable percent-encoding in a path', () => {
   const bad = ['%zz', 'abc%', '%ff%fe', '%c0%af', '%ed%a0%80'];
   it.each(bad)('in id: GET /groups/%s → 400 naming id', async (seg) => {
-    expectError(await raw('GET', `/api/groups/${seg}`), 400, 'id');
+    expectError(await raw('GET', `/api/groups/${seg}`), 400, { field: 'id' });
   });
   it.each(bad)('in rel: GET /groups/{id}/%s → 400 naming rel', async (seg) => {
-    expectError(await raw('GET', `/api/groups/${group.uid}/${seg}`), 400, 'rel');
+    expectError(await raw('GET', `/api/groups/${group.uid}/${seg}`), 400, { field: 'rel' });
   });
   it.each(bad)('in propertyId: DELETE /groups/{id}/members/%s → 400 naming propertyId', async (seg) => {
-    expectError(await raw('DELETE', `/api/groups/${group.uid}/members/${seg}`), 400, 'propertyId');
+    expectError(await raw('DELETE', `/api/groups/${group.uid}/members/${seg}`), 400, { field: 'propertyId' });
   });
   it('an unknown path stays 404 and a bad query value is 400 naming the parameter', async () => {
     expectError(await raw('GET', '/api/nothing/%zz'), 404);
-    expectError(await raw('GET', '/api/groups/search/findByName?name=%ff'), 400, 'name');
-    expectError(await raw('GET', '/api/groups?page=%zz'), 400, 'page');
+    expectError(await raw('GET', '/api/groups/search/findByName?name=%ff'), 400, { field: 'name' });
+    expectError(await raw('GET', '/api/groups?page=%zz'), 400, { field: 'page' });
   });
   it('a NUL in a path parameter or query value is refused, not sent to the database', async () => {
-    expectError(await raw('GET', '/api/groups/%00'), 400, 'id');
-    expectError(await raw('GET', '/api/groups/search/findByName?name=a%00b'), 400, 'name');
+    expectError(await raw('GET', '/api/groups/%00'), 400, { field: 'id' });
+    expectError(await raw('GET', '/api/groups/search/findByName?name=a%00b'), 400, { field: 'name' });
   });
 });
 
@@ -73,7 +64,7 @@ describe('2. a sort key named after a built-in property', () => {
   const keys = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', '__proto__,desc'];
   it.each(paths.flatMap((p) => keys.map((k) => [p, k])))('GET %s with sort=%s → 400 naming sort', async (path, key) => {
     const sep = path.includes('?') ? '&' : '?';
-    expectError(await call(app, 'GET', `${path}${sep}sort=${encodeURIComponent(key)}`, { token: t.admin.token }), 400, 'sort');
+    expectError(await call(app, 'GET', `${path}${sep}sort=${encodeURIComponent(key)}`, { token: t.admin.token }), 400, { field: 'sort' });
   });
   it('page and size take digits only', async () => {
     for (const q of ['size=1e3', 'size=0x10', 'page=%201', 'size=2.0']) {
@@ -94,14 +85,14 @@ describe('3 and 4. NUL characters and unpaired surrogates are refused on every d
   ];
   it.each(cases)('PATCH %s → 400 naming the field; the row is unchanged', async (_label, path, body, field) => {
     const before = await get(path());
-    expectError(await call(app, 'PATCH', path(), { token: t.admin.token, body }), 400, field);
+    expectError(await call(app, 'PATCH', path(), { token: t.admin.token, body }), 400, { field });
     expect(await get(path())).toEqual(before);
   });
   it('PUT /tenants/{id}/contact with NUL → 400', async () => {
     const res = await call(app, 'PUT', `/tenants/${t.tenant.uid}/contact`, {
       token: t.admin.token, body: { type: 'BUSINESS', name: 'Ops', emailAddress: { email: 'ops@x.test' }, phoneNumber: '123456789012345\u0000' },
     });
-    expectError(res, 400, 'phoneNumber');
+    expectError(res, 400, { field: 'phoneNumber' });
   });
   it('bytes that are not UTF-8 → 400 bad body, not U+FFFD', async () => {
     const body = Buffer.concat([Buffer.from('{"description":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
@@ -183,13 +174,13 @@ describe('7. numbers a double cannot hold exactly', () => {
     const before = await get(`/tenants/${t.tenant.uid}`);
     const text = `{"supportedAuthenticationMethods":[{"rank":${literal},"protocol":"SSL","mechanism":"MUTUAL_TLS"}]}`;
     const res = await raw('PATCH', `/api/tenants/${t.tenant.uid}`, { 'Content-Type': 'application/json' }, text);
-    const body = expectError(res, 400, 'supportedAuthenticationMethods[0].rank');
+    const body = expectError(res, 400, { field: 'supportedAuthenticationMethods[0].rank' });
     expect(body.subErrors[0].rejectedValue).toBe(literal);
     expect(await get(`/tenants/${t.tenant.uid}`)).toEqual(before);
   });
   it('environment retentionTime 1e309 → 400, not null', async () => {
     const res = await raw('PATCH', `/api/environments/${env.uid}`, { 'Content-Type': 'application/json' }, '{"retentionTime":1e309}');
-    expectError(res, 400, 'retentionTime');
+    expectError(res, 400, { field: 'retentionTime' });
   });
   it('exact numbers in any notation pass', async () => {
     const res = await raw('PATCH', `/api/environments/${env.uid}`, { 'Content-Type': 'application/json' }, '{"retentionTime":1.2e6,"partitions":3.0}');

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, createUser, startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { auditActions } from '../support/audit';
+import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
@@ -8,8 +10,7 @@ let c1: any;
 let c2: any;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'instances');
+  ({ app, t } = await startWithTenant('instances'));
   other = await createTenant(app, 'instances-other');
   c1 = (await call(app, 'POST', '/clusters', { token: t.admin.token, body: { name: 'ic-1', bootstrapServers: ['b1:9092'] } })).body;
   c2 = (await call(app, 'POST', '/clusters', { token: t.admin.token, body: { name: 'ic-2', bootstrapServers: ['b2:9092'] } })).body;
@@ -18,7 +19,6 @@ afterAll(async () => app?.stop());
 
 const admin = () => t.admin.token;
 const post = (body: unknown) => call(app, 'POST', '/instances', { token: admin(), body });
-const actionsOf = async (uid: string) => (await app.models.AuditEvent.findAll({ where: { resourceId: uid }, order: [['seq', 'ASC']] })).map((e: any) => e.action);
 
 describe('instances', () => {
   it('creates with defaults, patches, replaces and deletes', async () => {
@@ -43,7 +43,7 @@ describe('instances', () => {
     expect((await call(app, 'GET', '/instances/search/findByName?name=production', { token: admin() })).body.uid).toBe(created.body.uid);
     expect((await call(app, 'GET', '/instances/search/findByName?name=none', { token: admin() })).status).toBe(404);
     expect((await call(app, 'DELETE', self, { token: admin() })).status).toBe(204);
-    expect(await actionsOf(created.body.uid)).toEqual(['CREATED', 'CLUSTER_ADDED', 'UPDATED', 'CLUSTER_ADDED', 'CLUSTER_REMOVED', 'UPDATED', 'CLUSTER_REMOVED', 'DELETED']);
+    expect(await auditActions(app, created.body.uid)).toEqual(['CREATED', 'CLUSTER_ADDED', 'UPDATED', 'CLUSTER_ADDED', 'CLUSTER_REMOVED', 'UPDATED', 'CLUSTER_REMOVED', 'DELETED']);
   });
 
   it('validates, keeps names unique and shortName immutable', async () => {
@@ -82,7 +82,7 @@ describe('instances', () => {
     expect(uris.text).toBe(c2._links.self.href);
     expect((await call(app, 'DELETE', rel, { token: admin() })).status).toBe(405);
     expect((await call(app, 'PUT', rel, { token: admin(), body: ['0123456789abcdef0123456789abcdef'] })).status).toBe(400);
-    const actions = await actionsOf(i.body.uid);
+    const actions = await auditActions(app, i.body.uid);
     expect(actions.filter((a) => a === 'CLUSTER_ADDED')).toHaveLength(3);
     expect(actions.filter((a) => a === 'CLUSTER_REMOVED')).toHaveLength(2);
   });

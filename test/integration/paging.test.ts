@@ -4,7 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNT_WINDOW } from '../../handlers/_lib/paging';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { expectError } from '../support/errors';
+import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
@@ -17,8 +19,7 @@ const CLUSTERS: [string, string][] = [
 const NAMES = CLUSTERS.map(([n]) => n);
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'paging');
+  ({ app, t } = await startWithTenant('paging'));
   empty = await createTenant(app, 'paging-empty');
   for (const [name, location] of CLUSTERS) {
     const res = await call(app, 'POST', '/clusters', { token: t.admin.token, body: { name, location, bootstrapServers: ['b:9092'] } });
@@ -176,9 +177,7 @@ describe('bad paging parameters → 400 naming the parameter', () => {
     ['sort', '?sort=name,asc,extra'],
   ])('%s in %s', async (param, query) => {
     const res = await list(query);
-    expect(res.status).toBe(400);
-    expect(res.headers.get('content-type')).toMatch(/^application\/hal\+json/);
-    expect(res.body).toMatchObject({ status: 'BAD_REQUEST', message: 'Bad request' });
+    expectError(res, 400, { message: 'Bad request' });
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0]).toMatch(new RegExp(`^${param}: `));
     expect(res.body.subErrors).toEqual([expect.objectContaining({ field: param })]);
@@ -265,8 +264,7 @@ describe('searches', () => {
 
   it.each(['', '?name='])('findByName%s without a name → 400 naming it', async (query) => {
     const res = await call(app, 'GET', `/clusters/search/findByName${query}`, { token: t.admin.token });
-    expect(res.status).toBe(400);
-    expect(res.body.status).toBe('BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.errors).toEqual([expect.stringMatching(/^name: /)]);
   });
 

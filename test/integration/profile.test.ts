@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { expectError } from '../support/errors';
+import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
 
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'profile');
-});
+beforeAll(async () => { ({ app, t } = await startWithTenant('profile')); });
 afterAll(async () => app?.stop());
 
 describe('profile', () => {
@@ -47,7 +46,6 @@ describe('profile', () => {
     const index = await call(app, 'GET', '/profile', { token: t.admin.token });
     expect(index.body._links.clusters.href).toBe(`${app.api}/profile/clusters`);
     const unknown = await call(app, 'GET', '/profile/nothing', { token: t.admin.token });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.status).toBe('NOT_FOUND');
+    expectError(unknown, 404);
   });
 });

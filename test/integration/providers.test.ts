@@ -7,7 +7,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../core/logger';
-import { call, createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, passwordToken, startTestApp, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call } from '../support/http';
 import { startFakeAiven, type FakeAiven } from '../support/fake-aiven';
 import { startFakeConfluentCloud, type FakeConfluentCloud } from '../support/fake-confluent-cloud';
 import { startLogCapture, type LogCapture } from '../support/log-capture';
@@ -63,8 +64,7 @@ beforeAll(async () => {
   silent = createServer((socket) => { held.add(socket); socket.on('close', () => held.delete(socket)); });
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   silentPort = (silent.address() as { port: number }).port;
-  app = await startTestApp({ aivenApiUrl: aiven.url, confluentCloudApiUrl: cloud.url, providerTimeoutMs: 1500 });
-  t = await createTenant(app, 'prov');
+  ({ app, t } = await startWithTenant('prov', { aivenApiUrl: aiven.url, confluentCloudApiUrl: cloud.url, providerTimeoutMs: 1500 }));
   author = await createUser(app, t, ['STREAM_ADMIN', 'APPLICATION_ADMIN', 'SCHEMA_ADMIN', 'ENVIRONMENT_ADMIN'], 'author');
   capture = startLogCapture();
   logger.info({ canary: 'providers-canary-line' }, 'capture check');

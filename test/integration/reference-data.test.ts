@@ -8,7 +8,9 @@ import { openDatabase } from '../../models/db';
 import { newUid } from '../../models/define';
 import { migrator } from '../../migrations/migrator';
 import { createRunDatabase } from '../support/run-database';
-import { call, createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, passwordToken, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { auditOf } from '../support/audit';
+import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
@@ -17,8 +19,7 @@ let reader: TestUser;
 let superAdmin: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'refdata');
+  ({ app, t } = await startWithTenant('refdata'));
   other = await createTenant(app, 'refdata-other');
   reader = await createUser(app, t, ['STREAM_AUTHOR', 'APPLICATION_AUTHOR'], 'reader');
   superAdmin = await createUser(app, t, ['SUPER_ADMIN', 'TENANT_ADMIN'], 'super');
@@ -32,7 +33,8 @@ const list = async (collection: string, token = admin()) => {
   expect(res.status).toBe(200);
   return res.body._embedded[collection] as any[];
 };
-const auditOf = (tenantUid: string) => app.models.AuditEvent.findAll({ where: { resourceId: tenantUid, resourceType: 'Tenant' }, order: [['seq', 'ASC']] });
+/** The tenant's own audit rows (not those of its reference data), oldest first. */
+const tenantAudit = (tenantUid: string) => auditOf(app, { resourceId: tenantUid, resourceType: 'Tenant' });
 
 const SEEDS = {
   confidentialities: [['Public', 1], ['Internal', 2], ['Confidential', 3], ['Secret', 4]],
@@ -236,7 +238,7 @@ describe('reference data: audit', () => {
     const self = created.body._links.self.href;
     await call(app, 'PATCH', self, { token: admin(), body: { level: 6 } });
     await call(app, 'DELETE', self, { token: admin() });
-    const mine = (await auditOf(t.tenant.uid)).filter((e: any) => e.details?.confidentiality?.uid === created.body.uid);
+    const mine = (await tenantAudit(t.tenant.uid)).filter((e: any) => e.details?.confidentiality?.uid === created.body.uid);
     expect(mine.map((e: any) => e.action)).toEqual(['CREATED', 'UPDATED', 'DELETED']);
     expect(mine.every((e: any) => e.resourceType === 'Tenant' && e.resourceName === t.tenant.name && e.actor === t.admin.email)).toBe(true);
     expect(mine[0].details).toMatchObject({ confidentiality: { uid: created.body.uid, name: 'Audited' }, name: 'Audited', level: 5 });
@@ -263,7 +265,7 @@ describe('instances: supportTier', () => {
     expect(cleared.status).toBe(200);
     expect(cleared.body._embedded?.supportTier).toBeUndefined();
     expect((await get(`${self}/supportTier`)).status).toBe(404);
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: created.body.uid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, created.body.uid);
     expect(events.map((e: any) => e.details?.supportTier ?? null).slice(-1)).toEqual([{ old: silver.uid, new: null }]);
 
     const tier = await call(app, 'POST', '/support_tiers', { token: admin(), body: { name: 'Platinum', level: 4 } });

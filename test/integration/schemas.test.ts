@@ -1,6 +1,8 @@
 /** Schemas and versions (CONTRACT §5.9, §7, §8): check-parse, upload, plain and HAL reads, owners, deletes, audit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { auditOf, auditActions } from '../support/audit';
+import { call } from '../support/http';
 import { terraformCall } from '../support/terraform-client';
 
 let app: TestApp;
@@ -12,8 +14,7 @@ let owners: any;
 let n = 0;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'schemas');
+  ({ app, t } = await startWithTenant('schemas'));
   owner = await createUser(app, t, ['STREAM_AUTHOR'], 'owner');
   stranger = await createUser(app, t, ['STREAM_AUTHOR'], 'stranger');
   schemaAdmin = await createUser(app, t, ['SCHEMA_ADMIN'], 'schemaadmin');
@@ -79,7 +80,7 @@ describe('upload', () => {
     const versions = await call(app, 'GET', schema.body._links.versions.href, { token: stranger.token });
     expect(versions.body._embedded.schema_versions.map((v: any) => v.version)).toEqual(['1.0.0', '1.1.0']);
     expect(versions.body._embedded.schema_versions[0]._embedded.schema).toMatchObject({ uid: first.body.schemaUid, owners: { uid: owners.uid, name: 'Schema Owners' } });
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: first.body.schemaUid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, first.body.schemaUid);
     expect(events.map((e: any) => e.action)).toEqual(['CREATED', 'SCHEMA_VERSION_UPLOADED', 'SCHEMA_VERSION_UPLOADED']);
   });
 
@@ -152,7 +153,7 @@ describe('reading and changing', () => {
     expect((await call(app, 'PATCH', self, { token: owner.token, body: { owners: other.uid } })).status).toBe(403);
     const moved = await call(app, 'PATCH', self, { token: schemaAdmin.token, body: { owners: other.uid } });
     expect(moved.body.owners).toEqual({ uid: other.uid, name: other.name });
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: up.schemaUid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, up.schemaUid);
     expect(events.map((e: any) => e.action)).toEqual(['CREATED', 'SCHEMA_VERSION_UPLOADED', 'UPDATED', 'SCHEMA_OWNERSHIP_TRANSFERRED']);
     expect(JSON.parse(JSON.stringify(events[3].details))).toEqual({ owners: { old: owners.uid, new: other.uid } });
   });
@@ -165,7 +166,7 @@ describe('reading and changing', () => {
     expect((await call(app, 'GET', `/schema_versions/${second.id}`, { token: owner.token })).status).toBe(404);
     expect((await call(app, 'DELETE', `/schemas/${up.schemaUid}`, { token: owner.token })).status).toBe(204);
     expect((await call(app, 'GET', `/schema_versions/${up.id}`, { token: owner.token })).status).toBe(404);
-    const actions = (await app.models.AuditEvent.findAll({ where: { resourceId: up.schemaUid }, order: [['seq', 'ASC']] })).map((e: any) => e.action);
+    const actions = await auditActions(app, up.schemaUid);
     expect(actions).toEqual(['CREATED', 'SCHEMA_VERSION_UPLOADED', 'SCHEMA_VERSION_UPLOADED', 'SCHEMA_VERSION_DELETED', 'DELETED']);
   });
 

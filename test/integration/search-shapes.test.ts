@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import spec from '../../generated/openapi.json';
 import { accessWorld } from '../support/access-world';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { call, created } from '../support/http';
 
 /** CONTRACT §5's single-entity searches, by collection. */
 const SINGLE = new Set(['tenants/findByShortName', 'instances/findByName', 'instances/findByShortName',
@@ -45,13 +46,8 @@ const rows: Record<string, any> = {};
 const matches: Record<string, string> = {};
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'searches');
-  const post = async (c: string, body: unknown) => {
-    const res = await call(app, 'POST', `/${c}`, { token: t.admin.token, body });
-    expect(res.status, `${c}: ${res.text}`).toBe(201);
-    return res.body;
-  };
+  ({ app, t } = await startWithTenant('searches'));
+  const post = (c: string, body: unknown) => created(app, `/${c}`, body, t.admin.token);
   rows.clusters = await post('clusters', { name: 'search-cluster', bootstrapServers: ['k:9092'] });
   rows.instances = await post('instances', { name: 'Search Instance', shortName: 'searchinst', clusters: [rows.clusters.uid] });
   rows.groups = await post('groups', { name: 'Search Group', members: [t.admin.user.uid] });

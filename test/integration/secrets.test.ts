@@ -12,7 +12,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../core/logger';
 import { accessWorld, type AccessWorld } from '../support/access-world';
-import { call, createTenant, startTestApp, type CallOptions, type CallResult, type TestApp, type TestTenant } from '../support/app';
+import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { auditOf } from '../support/audit';
+import { call, expectStatus, type CallOptions, type CallResult } from '../support/http';
 import { startLogCapture, type LogCapture } from '../support/log-capture';
 import { certificateKit, type CertificateKit, type TestLeaf } from '../support/certificates';
 import { queryEscape, terraformCall } from '../support/terraform-client';
@@ -30,8 +32,7 @@ let capture: LogCapture | undefined;
 
 beforeAll(async () => {
   kit = certificateKit();
-  app = await startTestApp();
-  t = await createTenant(app, 'secret');
+  ({ app, t } = await startWithTenant('secret'));
   w = await accessWorld(app, t, 'sc');
   // The world's fixture credential is inserted through the model, not the API (its `types` are not in the stored
   // form, so listing it fails the response validation); this flow makes its credentials through the API.
@@ -55,11 +56,6 @@ async function rec(label: string, method: string, path: string, o: CallOptions =
 async function recTf(label: string, method: string, path: string, token: string, body?: unknown): Promise<CallResult> {
   const res = await terraformCall(app, t.shortName, token, method, path, body);
   responses.push({ label: `tf ${label}: ${method} ${path}`, status: res.status, text: res.text, headers: [...res.headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n') });
-  return res;
-}
-
-function ok(res: CallResult, status: number) {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status} ${res.text}`);
   return res;
 }
 
@@ -89,19 +85,19 @@ describe('no generated password and no private key is ever shown again, audited 
     const afterCanary = logLines.length;
 
     // The Connector application.
-    const application = ok(await rec('application', 'POST', '/applications', {
+    const application = expectStatus(await rec('application', 'POST', '/applications', {
       token: owner,
       body: { applicationId: 'io.sc.sink', name: 'sc Sink', shortName: 'sc_sink', applicationType: 'Connector', type: 'SINK', applicationClass: SINK, owners: w.appTeam.uid },
     }), 201).body;
 
     // 1. A credential: the password is in this reply and nowhere else, ever.
-    const created = ok(await rec('credential create', 'POST', '/application_authentications', {
+    const created = expectStatus(await rec('credential create', 'POST', '/application_authentications', {
       token: owner, body: { applicationId: application.uid, environmentId: w.managed.uid, description: 'sc kafka' },
     }), 201);
     const creationIndex = responses.length - 1;
     const { username, password } = created.body[0].authData;
     expect(password).toMatch(/^[A-Za-z0-9]{32}$/);
-    const second = ok(await rec('credential create (registry)', 'POST', '/application_authentications', {
+    const second = expectStatus(await rec('credential create (registry)', 'POST', '/application_authentications', {
       token: owner, body: { applicationId: application.uid, environmentId: w.managed.uid, target: 'SCHEMA_REGISTRY' },
     }), 201);
     const secondIndex = responses.length - 1;
@@ -113,19 +109,19 @@ describe('no generated password and no private key is ever shown again, audited 
       token: owner, body: [{ principal: rsa.chain, privateKey: strayKey, application: application.uid, environment: w.managed.uid }],
     });
     expect(refused.status).toBe(400);
-    const principalUri = ok(await rec('principal create', 'POST', '/application_principals', {
+    const principalUri = expectStatus(await rec('principal create', 'POST', '/application_principals', {
       token: owner, body: [{ principal: rsa.chain, privateKey: rsa.key, application: application.uid, environment: w.managed.uid }],
     }), 201).body as string;
     const principalUid = principalUri.split('/').pop()!;
-    const standbyUid = (ok(await rec('standby principal', 'POST', '/application_principals', {
+    const standbyUid = (expectStatus(await rec('standby principal', 'POST', '/application_principals', {
       token: owner, body: [{ principal: standby.chain, privateKey: standby.key, application: application.uid, environment: w.managed.uid }],
     }), 201).body as string).split('/').pop()!;
-    const shown = ok(await rec('principal item', 'GET', `/application_principals/${principalUid}`, { token: owner }), 200).body;
+    const shown = expectStatus(await rec('principal item', 'GET', `/application_principals/${principalUid}`, { token: owner }), 200).body;
     expect(shown.privateKeyUploaded).toBe(true);
     expect(shown).not.toHaveProperty('privateKey');
-    ok(await rec('activate', 'POST', `/application_authentications/${principalUid}/activate`, { token: owner }), 200);
+    expectStatus(await rec('activate', 'POST', `/application_authentications/${principalUid}/activate`, { token: owner }), 200);
     // Replace the certificate and key (PATCH), then refuse a replacement with a key of another certificate.
-    ok(await rec('principal patch', 'PATCH', `/application_principals/${principalUid}`, { token: owner, body: { principal: ec.chain, privateKey: ec.key } }), 200);
+    expectStatus(await rec('principal patch', 'PATCH', `/application_principals/${principalUid}`, { token: owner, body: { principal: ec.chain, privateKey: ec.key } }), 200);
     expect((await rec('principal patch, foreign key', 'PATCH', `/application_principals/${principalUid}`, { token: owner, body: { principal: ec.chain, privateKey: strayKey } })).status).toBe(400);
 
     // What the database holds for the principals (before they are deleted below).
@@ -133,17 +129,17 @@ describe('no generated password and no private key is ever shown again, audited 
     expect(storedPrincipals).toHaveLength(2);
 
     // 3. Access and deployment.
-    const grant = ok(await rec('grant request', 'POST', '/application_access_grants', {
+    const grant = expectStatus(await rec('grant request', 'POST', '/application_access_grants', {
       token: owner, body: { applicationId: application.uid, streamId: w.stream.uid, environmentId: w.managed.uid, accessType: 'CONSUMER' },
     }), 201).body;
-    ok(await rec('grant approve', 'PUT', `/application_access_grants/${grant.uid}`, { token: streamOwner }), 200);
-    const deployment = ok(await rec('deploy', 'POST', '/application_deployments', {
+    expectStatus(await rec('grant approve', 'PUT', `/application_access_grants/${grant.uid}`, { token: streamOwner }), 200);
+    const deployment = expectStatus(await rec('deploy', 'POST', '/application_deployments', {
       token: owner, body: { application: application.uid, environment: w.managed.uid, configs: { topics: 'sc-payments', 'tasks.max': '1' } },
     }), 201);
     expect(deployment.text).toBe('');
     const deploymentUid = deployment.headers.get('location')!.split('/').pop()!;
-    ok(await rec('start', 'PUT', `/application_deployments/${deploymentUid}/operation?action=START`, { token: owner, body: { action: 'START' } }), 200);
-    ok(await rec('status', 'GET', `/application_deployments/${deploymentUid}/status`, { token: owner }), 200);
+    expectStatus(await rec('start', 'PUT', `/application_deployments/${deploymentUid}/operation?action=START`, { token: owner, body: { action: 'START' } }), 200);
+    expectStatus(await rec('status', 'GET', `/application_deployments/${deploymentUid}/status`, { token: owner }), 200);
     expect((await rec('delete active principal', 'DELETE', `/application_principals/${principalUid}`, { token: owner })).status).toBe(400);
 
     // 4. Every read that shows credentials, principals, the application or the deployment, as the UI and the provider make them.
@@ -172,42 +168,42 @@ describe('no generated password and no private key is ever shown again, audited 
       }
     }
     // The environment owner sees principals and deployments there.
-    ok(await rec('env owner principal', 'GET', `/application_principals/${principalUid}`, { token: streamOwner }), 200);
-    ok(await rec('env owner principals', 'GET', `/application_principals/search/findByEnvironment?environment=${w.managed.uid}`, { token: streamOwner }), 200);
+    expectStatus(await rec('env owner principal', 'GET', `/application_principals/${principalUid}`, { token: streamOwner }), 200);
+    expectStatus(await rec('env owner principals', 'GET', `/application_principals/search/findByEnvironment?environment=${w.managed.uid}`, { token: streamOwner }), 200);
     // The provider's reads (Realm, Accept hal+json, URL references).
     const appUrl = `${api}/applications/${application.uid}`;
     const envUrl = `${api}/environments/${w.managed.uid}`;
-    ok(await recTf('principals', 'GET', `/application_principals/search/findByApplicationAndEnvironment?application=${queryEscape(appUrl)}&environment=${queryEscape(envUrl)}`, owner), 200);
-    ok(await recTf('principal', 'GET', `/application_principals/${principalUid}`, owner), 200);
-    ok(await recTf('credentials', 'GET', `/application_credentials/search/findByApplicationIdAndEnvironmentId?applicationId=${queryEscape(appUrl)}&environmentId=${queryEscape(envUrl)}`, owner), 200);
-    ok(await recTf('deployment', 'GET', `/application_deployments/search/findByApplicationAndEnvironment?application=${queryEscape(appUrl)}&environment=${queryEscape(envUrl)}`, owner), 200);
+    expectStatus(await recTf('principals', 'GET', `/application_principals/search/findByApplicationAndEnvironment?application=${queryEscape(appUrl)}&environment=${queryEscape(envUrl)}`, owner), 200);
+    expectStatus(await recTf('principal', 'GET', `/application_principals/${principalUid}`, owner), 200);
+    expectStatus(await recTf('credentials', 'GET', `/application_credentials/search/findByApplicationIdAndEnvironmentId?applicationId=${queryEscape(appUrl)}&environmentId=${queryEscape(envUrl)}`, owner), 200);
+    expectStatus(await recTf('deployment', 'GET', `/application_deployments/search/findByApplicationAndEnvironment?application=${queryEscape(appUrl)}&environment=${queryEscape(envUrl)}`, owner), 200);
 
     // 5. Credential changes and removals, then the rest of the lifecycle.
-    const credentials = ok(await rec('credentials', 'GET', `/application_credentials/search/findAllByApplicationIdAndEnvironmentId?applicationId=${application.uid}&environmentId=${w.managed.uid}`, { token: owner }), 200).body as any[];
+    const credentials = expectStatus(await rec('credentials', 'GET', `/application_credentials/search/findAllByApplicationIdAndEnvironmentId?applicationId=${application.uid}&environmentId=${w.managed.uid}`, { token: owner }), 200).body as any[];
     const kafkaCredential = credentials.find((c) => c.username === username);
-    ok(await rec('credential patch', 'PATCH', `/application_credentials/${kafkaCredential.uid}`, { token: owner, body: { description: 'sc kafka, renamed' } }), 200);
-    ok(await rec('credential item', 'GET', `/application_credentials/${kafkaCredential.uid}`, { token: owner }), 200);
-    ok(await rec('stop', 'PUT', `/application_deployments/${deploymentUid}/operation?action=STOP`, { token: owner, body: { action: 'STOP' } }), 200);
-    ok(await rec('undeploy', 'DELETE', `/application_deployments/${deploymentUid}`, { token: owner }), 204);
-    ok(await rec('delete standby principal', 'DELETE', `/application_principals/${standbyUid}`, { token: owner }), 204);
-    ok(await rec('delete credential by username', 'DELETE', '/application_authentications', {
+    expectStatus(await rec('credential patch', 'PATCH', `/application_credentials/${kafkaCredential.uid}`, { token: owner, body: { description: 'sc kafka, renamed' } }), 200);
+    expectStatus(await rec('credential item', 'GET', `/application_credentials/${kafkaCredential.uid}`, { token: owner }), 200);
+    expectStatus(await rec('stop', 'PUT', `/application_deployments/${deploymentUid}/operation?action=STOP`, { token: owner, body: { action: 'STOP' } }), 200);
+    expectStatus(await rec('undeploy', 'DELETE', `/application_deployments/${deploymentUid}`, { token: owner }), 204);
+    expectStatus(await rec('delete standby principal', 'DELETE', `/application_principals/${standbyUid}`, { token: owner }), 204);
+    expectStatus(await rec('delete credential by username', 'DELETE', '/application_authentications', {
       token: owner, body: { applicationId: application.uid, environmentId: w.managed.uid, configs: { username } },
     }), 204);
-    ok(await rec('delete principal', 'DELETE', `/application_principals/${principalUid}`, { token: owner }), 204);
+    expectStatus(await rec('delete principal', 'DELETE', `/application_principals/${principalUid}`, { token: owner }), 204);
     // A second flow on a Ksml application with a credential, as the provider drives it.
-    const ksml = ok(await rec('ksml application', 'POST', '/applications', {
+    const ksml = expectStatus(await rec('ksml application', 'POST', '/applications', {
       token: owner, body: { applicationId: 'io.sc.ksml', name: 'sc Ksml', shortName: 'sc_ksml', applicationType: 'Ksml', owners: w.appTeam.uid },
     }), 201).body;
-    const ksmlCreated = ok(await rec('ksml credential', 'POST', '/application_authentications', { token: owner, body: { applicationId: ksml.uid, environmentId: w.auto.uid } }), 201);
+    const ksmlCreated = expectStatus(await rec('ksml credential', 'POST', '/application_authentications', { token: owner, body: { applicationId: ksml.uid, environmentId: w.auto.uid } }), 201);
     const ksmlIndex = responses.length - 1;
     const password3 = ksmlCreated.body[0].authData.password as string;
-    ok(await rec('ksml grant', 'POST', '/application_access_grants', {
+    expectStatus(await rec('ksml grant', 'POST', '/application_access_grants', {
       token: owner, body: { applicationId: ksml.uid, streamId: w.stream.uid, environmentId: w.auto.uid, accessType: 'PRODUCER' },
     }), 201);
-    ok(await recTf('ksml deploy', 'POST', '/application_deployments', owner, { application: ksml.uid, environment: w.auto.uid, configs: { ksml_definition: 'streams: {}\n' } }), 201);
-    ok(await recTf('ksml credentials', 'GET', `/application_credentials/search/findByApplicationIdAndEnvironmentId?applicationId=${ksml.uid}&environmentId=${w.auto.uid}`, owner), 200);
+    expectStatus(await recTf('ksml deploy', 'POST', '/application_deployments', owner, { application: ksml.uid, environment: w.auto.uid, configs: { ksml_definition: 'streams: {}\n' } }), 201);
+    expectStatus(await recTf('ksml credentials', 'GET', `/application_credentials/search/findByApplicationIdAndEnvironmentId?applicationId=${ksml.uid}&environmentId=${w.auto.uid}`, owner), 200);
 
-    const audit = await app.models.AuditEvent.findAll({ where: { tenantUid: t.tenant.uid }, order: [['seq', 'ASC']] });
+    const audit = await auditOf(app, { tenantUid: t.tenant.uid });
     const auditTexts = audit.map((r: any) => JSON.stringify(r.get({ plain: true })));
     const [rawAudit] = (await app.models.sequelize.query('SELECT * FROM audit_events WHERE tenant_uid = :tenant', { replacements: { tenant: t.tenant.uid } })) as [unknown[], unknown];
     const storedCredentials = await app.models.ApplicationCredential.findAll({ where: { tenantUid: t.tenant.uid } });

@@ -4,7 +4,10 @@
  * requests of the Terraform provider.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { expectError } from '../support/errors';
+import { auditOf } from '../support/audit';
+import { call, created, type CallResult } from '../support/http';
 import { terraformCall } from '../support/terraform-client';
 
 let app: TestApp;
@@ -29,11 +32,7 @@ let other: { uid: string; v1: string };
 let n = 0;
 
 const tok = () => t.admin.token;
-const post = async (path: string, body: unknown) => {
-  const res = await call(app, 'POST', path, { token: tok(), body });
-  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return res.body;
-};
+const post = (path: string, body: unknown) => created(app, path, body, tok());
 const avro = (name: string, fields: unknown[]) => JSON.stringify({ type: 'record', name, namespace: 'io.cfg', fields });
 const upload = async (schemaText: string, version: string) => {
   const res = await call(app, 'POST', '/schemas/upload', { token: owner.token, body: { schema: schemaText, version } });
@@ -42,8 +41,7 @@ const upload = async (schemaText: string, version: string) => {
 };
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'cfgs');
+  ({ app, t } = await startWithTenant('cfgs'));
   owner = await createUser(app, t, ['STREAM_AUTHOR'], 'owner');
   stranger = await createUser(app, t, ['STREAM_AUTHOR'], 'stranger');
   streamAdmin = await createUser(app, t, ['STREAM_ADMIN'], 'streamadmin');
@@ -216,11 +214,7 @@ describe('stream configs: schema versions', () => {
     const s = await stream({ valueSchema: up.schemaUid });
     const env = await post('/environments', { name: `cfg-block`, shortName: 'block', instance: inst.uid, owners: owners.uid });
     const cfg = (await create({ stream: s.uid, environment: env.uid, valueSchemaVersion: up.id })).body;
-    const expect422 = async (res: Promise<{ status: number; body: any }>, pattern: RegExp) => {
-      const r = await res;
-      expect(r.status).toBe(422);
-      expect(r.body.errors[0]).toMatch(pattern);
-    };
+    const expect422 = async (res: Promise<CallResult>, pattern: RegExp) => expect(expectError(await res, 422).errors[0]).toMatch(pattern);
     await expect422(call(app, 'DELETE', `/schema_versions/${up.id}`, { token: tok() }), /pinned/);
     await expect422(call(app, 'DELETE', `/schemas/${up.schemaUid}`, { token: tok() }), /pinned/);
     await expect422(call(app, 'PATCH', `/streams/${s.uid}`, { token: owner.token, body: { valueType: 'String', valueSchema: null } }), /pins a schema version/);
@@ -301,7 +295,7 @@ describe('stream configs: browse permissions', () => {
     expect((await perms(cfg, 'GET', undefined, viewer.token)).body).toHaveLength(2);
     expect((await perms(cfg, 'DELETE', { type: 'browse', groups: [viewers.uid] })).status).toBe(204);
     expect((await perms(cfg, 'GET')).body.map((p: any) => p.uid)).toEqual([stranger.user.uid]);
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: s.uid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, s.uid);
     expect(events.map((e: any) => e.action)).toEqual(['CREATED', 'TOPIC_CONFIGURED', 'BROWSE_PERMISSION_GRANTED', 'BROWSE_PERMISSION_GRANTED', 'BROWSE_PERMISSION_REVOKED']);
     expect(events[2]).toMatchObject({ resourceType: 'Topic', resourceName: s.name });
     expect(events[2].details).toMatchObject({ environment: 'acc', streamConfig: cfg.uid, users: [stranger.user.uid], groups: [viewers.uid] });
@@ -343,7 +337,7 @@ describe('stream configs: audit', () => {
     await call(app, 'PATCH', `/stream_configs/${cfg.uid}`, { token: owner.token, body: { retentionTime: 7000, valueSchemaVersion: schema.v1 } });
     await call(app, 'PATCH', `/stream_configs/${cfg.uid}`, { token: owner.token, body: { retentionTime: 7000 } });
     await call(app, 'DELETE', `/stream_configs/${cfg.uid}`, { token: owner.token });
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: s.uid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, s.uid);
     expect(events.map((e: any) => e.action)).toEqual(['CREATED', 'TOPIC_CONFIGURED', 'TOPIC_CONFIGURED', 'TOPIC_UNCONFIGURED']);
     expect(events.slice(1).every((e: any) => e.resourceType === 'Topic' && e.resourceName === s.name)).toBe(true);
     expect(events[1].details).toMatchObject({ environment: 'Dev', streamConfig: cfg.uid, partitions: 3, retentionTime: 86400000, stream: s.uid });

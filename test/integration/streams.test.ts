@@ -1,6 +1,8 @@
 /** Streams (CONTRACT §5.7, §7, §8): types and schemas, classification, visibility, permissions, searches, audit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { auditOf } from '../support/audit';
+import { authAnswer, call } from '../support/http';
 import { queryEscape, terraformCall } from '../support/terraform-client';
 
 let app: TestApp;
@@ -16,8 +18,7 @@ const schema: Record<string, string> = {};
 let n = 0;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'streams');
+  ({ app, t } = await startWithTenant('streams'));
   author = await createUser(app, t, ['STREAM_AUTHOR'], 'author');
   outsider = await createUser(app, t, ['STREAM_AUTHOR'], 'outsider');
   viewer = await createUser(app, t, ['APPLICATION_AUTHOR'], 'viewer');
@@ -145,7 +146,7 @@ describe('streams: update, delete, permissions', () => {
     const replaced = await call(app, 'PUT', self, { token: author.token, body: { name: created.name, keyType: 'Binary', valueType: 'Xml', owners: owners.uid } });
     expect(replaced.body).toMatchObject({ keyType: 'Binary', valueType: 'Xml', properties: {}, _embedded: { viewers: [] } });
     expect((await call(app, 'DELETE', self, { token: author.token })).status).toBe(204);
-    const events = await app.models.AuditEvent.findAll({ where: { resourceId: created.uid }, order: [['seq', 'ASC']] });
+    const events = await auditOf(app, created.uid);
     expect(events.map((e: any) => `${e.action} ${e.resourceType} ${e.resourceName}`)).toEqual([
       `CREATED Topic ${created.name}`, `UPDATED Topic ${created.name}`, `UPDATED Topic ${created.name}`, `DELETED Topic ${created.name}`,
     ]);
@@ -168,7 +169,7 @@ describe('streams: update, delete, permissions', () => {
     expect((await get(viewer)).body._links.edit).toBeUndefined();
     expect((await call(app, 'DELETE', `/streams/${created.uid}`, { token: viewer.token })).status).toBe(403);
     expect((await get(streamAdmin)).body._links.delete).toBeDefined();
-    const auth = await call(app, 'GET', `/auth?action=TOPIC_EDIT&resourceType=Topic&resourceUid=${created.uid}`, { token: author.token });
+    const auth = await authAnswer(app, author.token, 'TOPIC_EDIT', 'Topic', created.uid);
     expect(auth.status).toBe(200);
   });
 

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceByCollection } from '../../handlers/resources';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { call, created, lastSegment } from '../support/http';
 
 const spec = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8')) as {
   paths: Record<string, Record<string, { parameters?: Array<{ name?: string; in?: string; $ref?: string }> }>>;
@@ -19,7 +20,6 @@ const A: Record<string, string> = {};
 const A_NAMES: Record<string, string> = {};
 /** The passwords of A's credentials, shown once at creation: no answer to B may carry them. */
 const A_PASSWORDS: string[] = [];
-const lastSegment = (uri: unknown) => String(uri ?? '').split('/').filter(Boolean).pop() ?? '';
 const KSML_DEFINITION = 'streams:\n  payments:\n    topic: a-only\n    keyType: string\n    valueType: string\npipelines:\n  main:\n    from: payments\n    forEach:\n      code: log.info("x")\n';
 const REL_TARGET: Record<string, string> = {
   members: 'users', managers: 'users', resourceManagers: 'users', clusters: 'clusters', instance: 'instances',
@@ -43,11 +43,7 @@ beforeAll(async () => {
   b = await createTenant(app, 'iso-b');
   bSuper = await createUser(app, b, ['SUPER_ADMIN', 'TENANT_ADMIN'], 'super');
   const tok = a.admin.token;
-  const post = async (path: string, body: Record<string, unknown>) => {
-    const res = await call(app, 'POST', path, { token: tok, body });
-    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-    return res.body.uid as string;
-  };
+  const post = async (path: string, body: Record<string, unknown>): Promise<string> => (await created(app, path, body, tok)).uid;
   const credential = async (applicationId: string, environmentId: string) => {
     const res = await call(app, 'POST', '/application_authentications', { token: tok, body: { applicationId, environmentId } });
     if (res.status !== 201) throw new Error(`/application_authentications: ${res.status} ${res.text}`);
@@ -272,11 +268,7 @@ describe('tenant isolation on every path of the spec', () => {
   it("A's references in request bodies are answered as if they did not exist", async () => {
     // B's own application, stream and environment, ready for a grant, so that only A's reference can be refused.
     const tok = b.admin.token;
-    const post = async (path: string, body: unknown) => {
-      const res = await call(app, 'POST', path, { token: tok, body });
-      if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-      return res.body.uid as string;
-    };
+    const post = async (path: string, body: unknown): Promise<string> => (await created(app, path, body, tok)).uid;
     const group = await post('/groups', { name: 'B Access Team', members: [b.admin.user.uid] });
     const instance = await post('/instances', { name: 'B Access Instance', shortName: 'baccess' });
     const environment = await post('/environments', { name: 'b-access-env', shortName: 'baccessenv', instance, owners: group });

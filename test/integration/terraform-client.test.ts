@@ -3,7 +3,7 @@
  * decodes from the reply: the defects its run against main found (issue 9, items 1–3).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { queryEscape, terraformCall } from '../support/terraform-client';
 
 let app: TestApp;
@@ -15,8 +15,7 @@ let env: any;
 const tf = (method: string, path: string, body?: unknown) => terraformCall(app, t.shortName, t.admin.token, method, path, body);
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'terraform');
+  ({ app, t } = await startWithTenant('terraform'));
   person = await createUser(app, t, ['STREAM_AUTHOR'], 'person+tf');
   instance = (await tf('POST', '/instances', { name: 'Terraform Instance', shortName: 'tfinst' })).body;
   group = (await tf('POST', '/groups', { name: 'Terraform Owners', members: [t.admin.user.uid] })).body;

@@ -7,9 +7,12 @@
  * Go client sets itself (`accept: application/json, text/plain, *\/*`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessWorld, type AccessWorld } from '../support/access-world';
-import { call, createTenant, startTestApp, type CallResult, type TestApp, type TestTenant, type TestUser } from '../support/app';
-import { queryEscape, terraformCall } from '../support/terraform-client';
+import { accessWorld, worldStream, type AccessWorld } from '../support/access-world';
+import { startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { expectError } from '../support/errors';
+import { grantAuditOf } from '../support/audit';
+import { call, type CallResult } from '../support/http';
+import { goOk, queryEscape, terraformCall } from '../support/terraform-client';
 
 let app: TestApp;
 let t: TestTenant;
@@ -17,8 +20,7 @@ let w: AccessWorld;
 let streams = 0;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'tfgrant');
+  ({ app, t } = await startWithTenant('tfgrant'));
   w = await accessWorld(app, t, 'tg');
 });
 afterAll(async () => app?.stop());
@@ -44,8 +46,6 @@ const approveGrant = (who: TestUser, uid: string) => goWrite(who, 'PUT', `/appli
 const cancelGrant = (who: TestUser, uid: string) => goWrite(who, 'DELETE', `/application_access_grants/${uid}`);
 const revokeOrDenyGrant = (who: TestUser, uid: string, reason: string) => goWrite(who, 'POST', `/application_access_grants/${uid}/deny`, { reason });
 
-/** What doRequest accepts: 200, 201, 204 (404 → NotFoundError, 422 → UnprocessableEntityError, else an error). */
-const goOk = (res: CallResult) => [200, 201, 204].includes(res.status);
 
 interface Attributes { TopicId?: string; ApplicationId?: string; EnvironmentId?: string; AccessType?: string; Statuses?: string; Size?: number }
 const JSON_TAGS: Array<[keyof Attributes, string]> = [
@@ -67,16 +67,7 @@ const searchGrants = (who: TestUser, a: Attributes) =>
   terraformCall(app, t.shortName, who.token, 'GET', `/application_access_grants/search/findByAttributes?${attributesQuery(a)}`);
 
 /** A stream of its own, configured in both environments, so every test starts without an open grant. */
-async function freshStream(): Promise<any> {
-  const name = `tg-topic-${++streams}`;
-  const stream = await call(app, 'POST', '/streams', { token: w.streamOwner.token, body: { name, keyType: 'String', valueType: 'String', owners: w.streamTeam.uid } });
-  expect(stream.status, stream.text).toBe(201);
-  for (const env of [w.managed, w.auto]) {
-    const config = await call(app, 'POST', '/stream_configs', { token: w.streamOwner.token, body: { stream: stream.body.uid, environment: env.uid } });
-    expect(config.status, config.text).toBe(201);
-  }
-  return stream.body;
-}
+const freshStream = () => worldStream(app, w, `tg-topic-${++streams}`);
 
 /** resource axual_application_access_grant Create: POST, then state = {id: uid, status, environment: environment.id}. */
 async function tfCreate(stream: any, env: any, accessType = 'CONSUMER') {
@@ -89,10 +80,7 @@ async function grantRow(uid: string) {
   return (await app.models.ApplicationAccessGrant.findByPk(uid))!;
 }
 
-async function transitions(uid: string): Promise<string[]> {
-  const rows = await app.models.AuditEvent.findAll({ where: { resourceId: w.application.uid }, order: [['seq', 'ASC']] });
-  return rows.filter((r) => (r.details as any)?.grant === uid).map((r) => r.action);
-}
+const transitions = async (uid: string): Promise<string[]> => (await grantAuditOf(app, w.application.uid, uid)).map((r) => r.action);
 
 const TERMINAL = ['Revoked', 'Rejected', 'Cancelled'];
 
@@ -157,8 +145,7 @@ describe('CreateApplicationAccessGrant (POST) and what the provider decodes', ()
       const stream = await freshStream();
       const first = await tfCreate(stream, env);
       const again = await createGrant(w.appOwner, w.application.uid, stream.uid, env.uid, 'CONSUMER');
-      expect(again.status, again.text).toBe(409);
-      expect(again.body.status).toBe('CONFLICT');
+      expectError(again, 409);
       const rows = await app.models.ApplicationAccessGrant.findAll({ where: { applicationUid: w.application.uid, streamUid: stream.uid, environmentUid: env.uid } });
       expect(rows.map((r) => r.uid)).toEqual([first.id]);
     }
@@ -209,8 +196,7 @@ describe('GetApplicationAccessGrant (GET) and its action links', () => {
 
   it('an unknown grant is 404 (the provider drops it from state)', async () => {
     const res = await getGrant(w.appOwner, '0123456789abcdef0123456789abcdef');
-    expect(res.status).toBe(404);
-    expect(res.body.status).toBe('NOT_FOUND');
+    expectError(res, 404);
     expect((await getGrant(w.appOwner, 'no-such-grant')).status).toBe(404);
   });
 });

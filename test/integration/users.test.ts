@@ -4,7 +4,10 @@
  * `/user`, the e-mail search, tenant isolation and the audit history without secrets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, passwordToken, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, createUser, passwordToken, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { expectError } from '../support/errors';
+import { auditOf } from '../support/audit';
+import { call } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;
@@ -14,8 +17,7 @@ let superAdmin: TestUser;
 let seq = 0;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'users');
+  ({ app, t } = await startWithTenant('users'));
   other = await createTenant(app, 'users-other');
   plain = await createUser(app, t, ['STREAM_AUTHOR'], 'plain');
   superAdmin = await createUser(app, t, ['SUPER_ADMIN'], 'super');
@@ -47,7 +49,7 @@ async function clientToken(realm: string, clientId: string, clientSecret: string
   return { status: res.status, body: (await res.json()) as { access_token?: string } };
 }
 
-const auditOf = async (uid: string) => (await app.models.AuditEvent.findAll({ where: { resourceId: uid }, order: [['seq', 'ASC']] }))
+const auditEntries = async (uid: string) => (await auditOf(app, uid))
   .map((e: any) => ({ action: e.action, resourceType: e.resourceType, resourceName: e.resourceName, details: e.details }));
 
 describe('users: create, read, update, delete', () => {
@@ -92,7 +94,7 @@ describe('users: create, read, update, delete', () => {
     expect((await call(app, 'DELETE', self, { token: admin() })).status).toBe(204);
     expect((await call(app, 'GET', self, { token: admin() })).status).toBe(404);
     expect((await call(app, 'DELETE', self, { token: admin() })).status).toBe(404);
-    const audit = await auditOf(u.uid);
+    const audit = await auditEntries(u.uid);
     expect(audit.map((e) => e.action)).toEqual(['CREATED', 'UPDATED', 'UPDATED', 'DELETED']);
     expect(audit.every((e) => e.resourceType === 'User' && e.resourceName === u.emailAddress.email)).toBe(true);
     expect(audit[1].details).toMatchObject({ middleName: { old: null, new: 'van' } });
@@ -158,8 +160,7 @@ describe('users: validation', () => {
     const body: Record<string, unknown> = { firstName: 'Val', lastName: 'Idation', emailAddress: email('val'), ...override };
     for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
     const res = await call(app, 'POST', '/users', { token: admin(), body });
-    expect(res.status).toBe(400);
-    expect(res.body.status).toBe('BAD_REQUEST');
+    expectError(res, 400);
     expect(res.body.errors).toContainEqual(expect.stringMatching(new RegExp(`^${field.replace(/[[\].]/g, '\\$&')}: `)));
     expect(res.body.subErrors.map((s: any) => s.field)).toContain(field);
     expect(JSON.stringify(res.body)).not.toContain('secret-secret');
@@ -205,8 +206,7 @@ describe('users: permissions', () => {
     ['PATCH roles with an invalid body', 'PATCH', () => `/users/${t.admin.user.uid}/roles`, { not: 'a list' }],
   ])('a plain user: %s → 403', async (_case, method, path, body) => {
     const res = await call(app, method, path(), { token: plain.token, body });
-    expect(res.status).toBe(403);
-    expect(res.body.status).toBe('FORBIDDEN');
+    expectError(res, 403);
   });
 
   it.each([
@@ -233,7 +233,7 @@ describe('users: permissions', () => {
     expect(pw.status).toBe(200);
     expect(await loginStatus(t.shortName, me.email, me.password)).toBe(401);
     expect(await loginStatus(t.shortName, me.email, 'brand-new-password')).toBe(200);
-    const audit = await auditOf(me.user.uid);
+    const audit = await auditEntries(me.user.uid);
     expect(audit.at(-1)).toMatchObject({ action: 'UPDATED', details: { password: '***' } });
     expect(JSON.stringify(audit)).not.toMatch(/brand-new-password|scrypt\$/);
   });
@@ -262,7 +262,7 @@ describe('users: roles', () => {
     const patch = await call(app, 'PATCH', href, { token: admin(), body: ['application_admin'] });
     expect(patch.status).toBe(200);
     expect(patch.body.roles).toEqual([{ name: 'APPLICATION_ADMIN' }]);
-    const audit = await auditOf(u.uid);
+    const audit = await auditEntries(u.uid);
     expect(audit.at(-1)).toEqual({
       action: 'UPDATED', resourceType: 'User', resourceName: u.emailAddress.email,
       details: { roles: { old: [{ name: 'STREAM_ADMIN' }, { name: 'SCHEMA_AUTHOR' }], new: [{ name: 'APPLICATION_ADMIN' }] } },
@@ -318,8 +318,7 @@ describe('users: the tenant keeps a TENANT_ADMIN', () => {
     ['a tenant admin deletes itself', () => lone.admin.token, 'DELETE', () => `/users/${lone.admin.user.uid}`, undefined],
   ])('%s → 422', async (_case, token, method, path, body) => {
     const res = await call(app, method, path(), { token: token(), body });
-    expect(res.status).toBe(422);
-    expect(res.body.status).toBe('UNPROCESSABLE_ENTITY');
+    expectError(res, 422);
   });
 
   it('with a second TENANT_ADMIN one may step down', async () => {
@@ -365,7 +364,7 @@ describe('users: service accounts', () => {
     expect(read.body).not.toHaveProperty('clientSecret');
     const listed = await call(app, 'GET', '/users?size=1000', { token: admin() });
     expect(listed.text).not.toContain(secret);
-    const audit = await auditOf(res.body.uid);
+    const audit = await auditEntries(res.body.uid);
     expect(audit).toHaveLength(1);
     expect(JSON.stringify(audit)).not.toContain(secret);
 
@@ -393,7 +392,7 @@ describe('users: service accounts', () => {
     expect(rotated.text).not.toContain('given-secret-2');
     expect((await clientToken(t.shortName, 'given-secret', 'given-secret-1')).status).toBe(401);
     expect((await clientToken(t.shortName, 'given-secret', 'given-secret-2')).status).toBe(200);
-    const audit = await auditOf(res.body.uid);
+    const audit = await auditEntries(res.body.uid);
     expect(audit.at(-1)).toMatchObject({ action: 'UPDATED', details: { clientSecret: '***' } });
     expect(JSON.stringify(audit)).not.toMatch(/given-secret-[12]|scrypt\$/);
   });
@@ -440,8 +439,7 @@ describe('users: tenant isolation', () => {
     ['PATCH', '/roles', ['STREAM_AUTHOR']],
   ])("%s another tenant's user%s → 404", async (method, suffix, body) => {
     const res = await call(app, method, `/users/${foreign.uid}${suffix}`, { token: admin(), body });
-    expect(res.status).toBe(404);
-    expect(res.body.status).toBe('NOT_FOUND');
+    expectError(res, 404);
   });
 
   it('never lists or finds another tenant\'s users', async () => {

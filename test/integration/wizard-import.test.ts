@@ -4,7 +4,10 @@
  * topic that does not stop the rest, and the audit it writes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { expectError } from '../support/errors';
+import { auditOf } from '../support/audit';
+import { call, created } from '../support/http';
 import { startFakeAiven, type FakeAiven, type FakeAivenService } from '../support/fake-aiven';
 
 const TOKEN = 'wizard-aiven-token-abcdef';
@@ -42,11 +45,7 @@ const fields = { 'Svc-Provider-Type': 'AIVEN', 'Svc-Project-Id-A': 'acme', 'Svc-
 /** A tenant ready to import into: its admin, an owners group and an environment (on a cluster and instance). */
 async function importTarget(prefix: string, tag: string): Promise<{ u: TestTenant; group: string; env: string; post: (path: string, body: unknown) => Promise<string> }> {
   const u = await createTenant(app, prefix);
-  const post = async (path: string, body: unknown) => {
-    const res = await call(app, 'POST', path, { token: u.admin.token, body });
-    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-    return res.body.uid as string;
-  };
+  const post = async (path: string, body: unknown): Promise<string> => (await created(app, path, body, u.admin.token)).uid;
   const group = await post('/groups', { name: `${tag} Team` });
   const cluster = await post('/clusters', { name: `${tag}-cluster`, bootstrapServers: ['k:9092'] });
   const instance = await post('/instances', { name: tag, shortName: tag, clusters: [cluster] });
@@ -214,8 +213,7 @@ describe('topic wizard: import', () => {
     const author = await createUser(app, t, ['STREAM_AUTHOR', 'APPLICATION_AUTHOR', 'SCHEMA_ADMIN'], 'author');
     const before = await catalog();
     const res = await importing({ topics: ['orders'] }, author.token);
-    expect(res.status).toBe(403);
-    expect(res.body.status).toBe('FORBIDDEN');
+    expectError(res, 403);
     // The refusal comes first, whatever the body holds.
     expect((await call(app, 'POST', '/wizard/topics/import', { token: author.token, body: { topics: 'nope' } })).status).toBe(403);
     expect(await catalog()).toEqual(before);
@@ -224,7 +222,7 @@ describe('topic wizard: import', () => {
 
 describe('topic wizard: its audit', () => {
   it('CREATED per entity under its kind, and one SYNCHRONIZED summary with the counts', async () => {
-    const rows = await app.models.AuditEvent.findAll({ where: { tenantUid: t.tenant.uid, actor: t.admin.email }, order: [['seq', 'ASC']] });
+    const rows = await auditOf(app, { tenantUid: t.tenant.uid, actor: t.admin.email });
     const summaries = rows.filter((r) => r.action === 'SYNCHRONIZED');
     expect(summaries.length).toBe(3);
     expect(summaries[0]).toMatchObject({ resourceType: 'Tenant', resourceId: t.tenant.uid });

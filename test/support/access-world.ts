@@ -5,7 +5,9 @@
  * `insertPrincipal` and `insertCredential` stay for tests that need a row without going through HTTP.
  */
 import { randomBytes } from 'node:crypto';
-import { call, createUser, type TestApp, type TestTenant, type TestUser } from './app';
+import { createUser, type TestApp, type TestTenant, type TestUser } from './app';
+import { configuredStream } from './fixtures';
+import { created } from './http';
 
 const hex = () => randomBytes(4).toString('hex');
 
@@ -40,11 +42,7 @@ export interface AccessWorld {
 
 export async function accessWorld(app: TestApp, t: TestTenant, tag = 'aw'): Promise<AccessWorld> {
   const admin = t.admin.token;
-  const post = async (path: string, body: unknown, token = admin) => {
-    const res = await call(app, 'POST', path, { token, body });
-    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
-    return res.body;
-  };
+  const post = (path: string, body: unknown, token = admin) => created(app, path, body, token);
   const appOwner = await createUser(app, t, ['APPLICATION_AUTHOR'], `${tag}-appowner`);
   const streamOwner = await createUser(app, t, ['STREAM_AUTHOR'], `${tag}-streamowner`);
   const appTeam = await post('/groups', { name: `${tag} App Team`, members: [appOwner.user.uid] });
@@ -63,4 +61,9 @@ export async function accessWorld(app: TestApp, t: TestTenant, tag = 'aw'): Prom
   await post('/application_principals', [{ principal: `${tag}-billing-client`, custom: true, application: application.uid, environment: managed.uid }], appOwner.token);
   await post('/application_authentications', { applicationId: application.uid, environmentId: auto.uid, target: 'KAFKA' }, appOwner.token);
   return { appOwner, streamOwner, appTeam, streamTeam, instance, managed, auto, application, stream, other };
+}
+
+/** A stream of the world's stream team named `name`, configured in both world environments. */
+export async function worldStream(app: TestApp, w: AccessWorld, name: string): Promise<any> {
+  return (await configuredStream(app, w.streamOwner.token, { name, owners: w.streamTeam.uid, environments: [w.managed.uid, w.auto.uid] })).stream;
 }

@@ -72,22 +72,11 @@ export async function passwordToken(app: TestApp, realm: string, username: strin
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-export interface CallOptions { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string }
-export interface CallResult { status: number; headers: Headers; body: any; text: string }
-
-/** One HTTP call to the API; JSON bodies are sent as application/json unless headers say otherwise. */
-export async function call(app: TestApp, method: string, path: string, o: CallOptions = {}): Promise<CallResult> {
-  const headers: Record<string, string> = { ...(o.headers ?? {}) };
-  if (o.token) headers.Authorization = `Bearer ${o.token}`;
-  let body: string | undefined = o.raw;
-  if (o.body !== undefined) {
-    body = typeof o.body === 'string' && headers['Content-Type'] ? o.body : JSON.stringify(o.body);
-    headers['Content-Type'] ??= 'application/json';
-  }
-  const url = path.startsWith('http') ? path : `${app.api}${path}`;
-  const res = await fetch(url, { method, headers, body });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try { parsed = text === '' ? undefined : JSON.parse(text); } catch { /* not JSON */ }
-  return { status: res.status, headers: res.headers, body: parsed, text };
+/** The suite's app and a tenant of its own, the start of most suites. */
+export async function startWithTenant(prefix: string, overrides: Partial<Config> = {}): Promise<{ app: TestApp; t: TestTenant }> {
+  const app = await startTestApp(overrides);
+  return { app, t: await createTenant(app, prefix) };
 }
+
+// The request helper lives in http.ts; suites that import it together with the app find it here as well.
+export { call, type CallOptions, type CallResult } from './http';

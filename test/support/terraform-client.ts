@@ -3,7 +3,8 @@
  * call carries `Realm`, `Accept: application/hal+json` and `Content-Type: application/json` (GET and DELETE too),
  * bodies are Go's json.Marshal output (nil slices and maps as `null`), query values go through url.QueryEscape.
  */
-import { call, type CallResult, type TestApp } from './app';
+import { type TestApp } from './app';
+import { call, type CallResult } from './http';
 
 /** Go's url.QueryEscape: like encodeURIComponent, but a space is `+` and `!'()*` are escaped too. */
 export const queryEscape = (s: string): string =>
@@ -16,3 +17,9 @@ export function terraformCall(app: TestApp, realm: string, token: string, method
     ...(body === undefined ? {} : { raw: JSON.stringify(body) }),
   });
 }
+
+/**
+ * The provider's doRequest: only 200, 201 and 204 succeed; 404 becomes NotFoundError, 422 UnprocessableEntityError
+ * (its body dropped), any other status an error carrying the body.
+ */
+export const goOk = (res: CallResult): boolean => [200, 201, 204].includes(res.status);
