@@ -1,5 +1,5 @@
 /**
- * The AsyncAPI 2.6.0 document of one deployed stream (CONTRACT §9), assembled from plain data: no HTTP, no
+ * The AsyncAPI 2.6.0 document of one deployed stream (docs/contract.md §9), assembled from plain data: no HTTP, no
  * database. Deterministic: the same input gives the same document, key order included.
  */
 import { exactInteger } from './exact-json';

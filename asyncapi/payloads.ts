@@ -1,5 +1,5 @@
 /**
- * What an AsyncAPI message says about the bytes of one side of a record (CONTRACT §9): the value's payload with
+ * What an AsyncAPI message says about the bytes of one side of a record (docs/contract.md §9): the value's payload with
  * its content type and schema format, and the key schema of the Kafka message binding.
  */
 import { avroPayload } from './avro-payload';

@@ -1,5 +1,5 @@
 /**
- * The vocabulary of `GET /auth` (CONTRACT §7.1): resource types and the actions of each. Pure: parsing only, no
+ * The vocabulary of `GET /auth` (docs/contract.md §7.1): resource types and the actions of each. Pure: parsing only, no
  * decisions. Input is matched like enums elsewhere — any case, `_`, `-` and spaces ignored — and `Topic` is STREAM.
  */
 export const RESOURCE_TYPES = [

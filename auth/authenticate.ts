@@ -29,7 +29,7 @@ export type CallerLookup = (realm: string, userUid: string, item?: ItemWanted) =
 
 const CLOCK_TOLERANCE_SECONDS = 30;
 
-/** Turns `Authorization: Bearer <jwt>` into a Principal, or throws 401 (CONTRACT §1.3). */
+/** Turns `Authorization: Bearer <jwt>` into a Principal, or throws 401 (docs/contract.md §1.3). */
 /** `findCaller` reads the tenant and user of a request (the data access's readCaller); tests without a database pass their own. */
 export function createAuthenticator(deps: Deps & { keys?: KeyStore; findCaller?: CallerLookup }): Authenticate {
   const lookupCaller: CallerLookup = deps.findCaller ?? ((realm, sub, item) => deps.models.data.readCaller(realm, sub, item));

@@ -1,5 +1,5 @@
 /**
- * External IdP mode (AUTH_URL): who a verified token speaks for (CONTRACT §1.3). A user is found by the stored IdP
+ * External IdP mode (AUTH_URL): who a verified token speaks for (docs/contract.md §1.3). A user is found by the stored IdP
  * subject, else by email (then linked to the subject), else created just in time from the token's claims. After
  * that the database is the record: later claims (names, roles) never overwrite it, and permission checks use the
  * stored roles.

@@ -15,7 +15,7 @@ const TOKEN = '/realms/:realm/protocol/openid-connect/token';
 interface RealmLocals { realm: string; tenant: Row }
 
 /**
- * The embedded Keycloak-style issuer (CONTRACT §1.2). The app mounts it at `/auth`; `deps.authUrl()` must then
+ * The embedded Keycloak-style issuer (docs/contract.md §1.2). The app mounts it at `/auth`; `deps.authUrl()` must then
  * answer the public URL of that mount point, since every `iss` and endpoint URL is built from it.
  */
 export function issuerRouter(options: Deps & { keys: KeyStore; trustedIssuers?: TrustedIssuerKeys }): Router {

@@ -20,14 +20,14 @@ export class OAuthError extends Error {
 
 export const invalidRequest = (description: string) => new OAuthError(400, 'invalid_request', description);
 export const invalidClient = (description = 'Invalid client or Invalid client credentials') => new OAuthError(401, 'invalid_client', description);
-/** Keycloak's answer to a wrong username or password, word for word (CONTRACT §1.2). */
+/** Keycloak's answer to a wrong username or password, word for word (docs/contract.md §1.2). */
 export const invalidUserCredentials = () => new OAuthError(401, 'invalid_grant', 'Invalid user credentials');
-/** A refresh token or client assertion that cannot be honoured (CONTRACT §1.2: 400 invalid_grant). */
+/** A refresh token or client assertion that cannot be honoured (docs/contract.md §1.2: 400 invalid_grant). */
 export const invalidGrant = (description: string) => new OAuthError(400, 'invalid_grant', description);
 /** Keycloak's answer when a client may not use a grant (e.g. the public client asking for client_credentials). */
 export const unauthorizedClient = (description: string) => new OAuthError(401, 'unauthorized_client', description);
 /**
  * Something we depend on upstream (a trusted issuer's key set) is down: the client's credentials may well be fine,
- * so this is neither invalid_grant nor invalid_client. 502 like the API's "provider unreachable" (CONTRACT §2).
+ * so this is neither invalid_grant nor invalid_client. 502 like the API's "provider unreachable" (docs/contract.md §2).
  */
 export const upstreamUnavailable = (description: string) => new OAuthError(502, 'temporarily_unavailable', description);

@@ -1,5 +1,5 @@
 /**
- * The permission model (CONTRACT §7) in one place. Every 403, and every edit/delete link, asks here.
+ * The permission model (docs/contract.md §7) in one place. Every 403, and every edit/delete link, asks here.
  * TENANT_ADMIN may do everything in its tenant; SUPER_ADMIN is a TENANT_ADMIN of its own tenant plus tenant CRUD.
  */
 import { Op, type WhereOptions } from 'sequelize';
@@ -42,7 +42,7 @@ function managedGroupsOf(ctx: RequestContext): Promise<Set<string>> {
   return joinedGroups(ctx, 'managedOrResource', [ctx.models.GroupManager, ctx.models.GroupResourceManager]);
 }
 
-/** The tenant setting that narrows "owner" to the owners group's managers and resource managers (CONTRACT §5.1). */
+/** The tenant setting that narrows "owner" to the owners group's managers and resource managers (docs/contract.md §5.1). */
 const onlyResourceManagers = (ctx: RequestContext) =>
   ((ctx.principal.tenant.settings ?? {}) as Record<string, string>).onlyResourceManagerCanUpdateAndDeploy === 'true';
 
@@ -57,7 +57,7 @@ export async function canEditOwned(ctx: RequestContext, ownersUid: string | null
 }
 
 /**
- * Rows of an owned kind the caller may see (CONTRACT §7): Public ones, Private ones it owns or views; all for that
+ * Rows of an owned kind the caller may see (docs/contract.md §7): Public ones, Private ones it owns or views; all for that
  * kind's ADMIN and tenant admins (undefined = no filter).
  */
 export async function visibleOwned(ctx: RequestContext, adminRole: string, viewers: JoinModel): Promise<WhereOptions | undefined> {

@@ -16,7 +16,7 @@ export interface Policy {
   visible?: (ctx: RequestContext) => WhereOptions | undefined | Promise<WhereOptions | undefined>;
   /**
    * Kinds created under a parent (a stream config under its stream): `GET /auth?action=<TYPE>_CREATE&resourceUid=`
-   * names the parent, of `/auth` type `parent`, and asks `allowed` about it (CONTRACT §7.1).
+   * names the parent, of `/auth` type `parent`, and asks `allowed` about it (docs/contract.md §7.1).
    */
   canCreateIn?: { parent: string; allowed: (ctx: RequestContext, parent: Row) => boolean | Promise<boolean> };
   /** Links to the actions the caller may take on the row now (a grant's `approve`, `revoke`, …). */

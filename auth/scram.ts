@@ -1,5 +1,5 @@
 /**
- * Application credential secrets (CONTRACT §5.12): generated passwords and the SCRAM verifiers Kafka keeps for
+ * Application credential secrets (docs/contract.md §5.12): generated passwords and the SCRAM verifiers Kafka keeps for
  * them (RFC 5802 §3, RFC 7677), so the password itself is never stored.
  */
 import { createHash, createHmac, pbkdf2, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';

@@ -4,7 +4,7 @@ import type { Row } from '../models/define';
 import { fullName } from '../models/user';
 import type { KeyStore } from './keys';
 
-/** Lifetimes of CONTRACT §1.2, in seconds. */
+/** Lifetimes of docs/contract.md §1.2, in seconds. */
 export const ACCESS_TOKEN_TTL = 300;
 export const REFRESH_TOKEN_TTL = 1800;
 export const DEFAULT_SCOPE = 'openid profile email';

@@ -1,4 +1,4 @@
-/** Runtime configuration read once from the environment (CONTRACT §1.1). */
+/** Runtime configuration read once from the environment (docs/contract.md §1.1). */
 import { availableParallelism } from 'node:os';
 
 export interface Config {
@@ -18,7 +18,7 @@ export interface Config {
   /** Validate every response against the OpenAPI document (switched on in tests). */
   validateResponses: boolean;
   logLevel: string;
-  /** External providers' REST APIs (CONTRACT §10): the public ones unless set (tests point them at loopback fakes). */
+  /** External providers' REST APIs (docs/contract.md §10): the public ones unless set (tests point them at loopback fakes). */
   aivenApiUrl: string;
   confluentCloudApiUrl: string;
   /** The bound of every outbound provider call, 10 s (`PROVIDER_TIMEOUT_MS`). */

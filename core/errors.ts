@@ -1,4 +1,4 @@
-/** Typed errors; one middleware (server/error-body) serialises them to the spec §7 body. */
+/** Typed errors; one middleware (server/error-body) serialises them to the docs/contract.md §2 body. */
 
 export interface SubError { field: string; message: string; rejectedValue?: unknown }
 

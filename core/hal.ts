@@ -5,7 +5,7 @@ export interface Link { href: string; templated?: boolean }
 
 export const link = (href: string, templated = false): Link => (templated ? { href, templated: true } : { href });
 
-/** Timestamps are UTC `yyyy-mm-ddThh:mm:ss` (spec §2). */
+/** Timestamps are UTC `yyyy-mm-ddThh:mm:ss` (docs/contract.md §3). */
 export function timestamp(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   const d = value instanceof Date ? value : new Date(String(value));

@@ -2,7 +2,7 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 import { availableParallelism } from 'node:os';
 import pLimit from 'p-limit';
 
-/** Passwords and client secrets are stored as `scrypt$N$r$p$saltB64$hashB64` (CONTRACT §1.2). */
+/** Passwords and client secrets are stored as `scrypt$N$r$p$saltB64$hashB64` (docs/contract.md §1.2). */
 const N = 16384;
 const R = 8;
 const P = 1;

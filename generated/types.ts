@@ -1191,7 +1191,7 @@ export interface paths {
         /**
          * Find the application with a name
          * @description The one visible application whose `name` equals the value (case-insensitive), as the item itself; 404 when
-         *     none (CONTRACT §5.10: a single-entity search). The value may arrive unescaped (the Terraform provider does not
+         *     none (docs/contract.md §5.10: a single-entity search). The value may arrive unescaped (the Terraform provider does not
          *     escape it). `page`, `size` and `sort` are accepted and have no effect.
          */
         get: operations["findApplicationByName"];
@@ -1213,7 +1213,7 @@ export interface paths {
         /**
          * Find the application with a short name
          * @description The one visible application whose `shortName` equals the value (case-insensitive), as the item itself; 404 when
-         *     none (CONTRACT §5.10: a single-entity search). The value may arrive unescaped (the Terraform provider does not
+         *     none (docs/contract.md §5.10: a single-entity search). The value may arrive unescaped (the Terraform provider does not
          *     escape it). `page`, `size` and `sort` are accepted and have no effect.
          */
         get: operations["findApplicationByShortName"];
@@ -1235,7 +1235,7 @@ export interface paths {
         /**
          * Find the application with an application id
          * @description The one visible application whose `applicationId` equals the value (exactly, ignoring case), as the item itself; 404 when
-         *     none (CONTRACT §5.10: a single-entity search). The value may arrive unescaped (the Terraform provider does not
+         *     none (docs/contract.md §5.10: a single-entity search). The value may arrive unescaped (the Terraform provider does not
          *     escape it). `page`, `size` and `sort` are accepted and have no effect.
          */
         get: operations["findApplicationByApplicationId"];
@@ -1503,7 +1503,7 @@ export interface paths {
         };
         /**
          * May the caller perform an action?
-         * @description Answers an authorization question for another service (CONTRACT §7.1) with the same permission model that
+         * @description Answers an authorization question for another service (docs/contract.md §7.1) with the same permission model that
          *     decides every 403 and every `edit`/`delete`/`assign_roles` link of this API.
          *
          *     - **200, empty body** — allowed. **403** (error body) — denied. **400** — a parameter is missing, the
@@ -1950,7 +1950,7 @@ export interface paths {
         /**
          * Find environments by short name
          * @description The visible environments whose `shortName` equals `shortName` (case-insensitive), as a page: at most one, since
-         *     short names are unique per tenant; none is an empty page, not 404 (CONTRACT §5.6: only searches marked single
+         *     short names are unique per tenant; none is an empty page, not 404 (docs/contract.md §5.6: only searches marked single
          *     answer one item).
          */
         get: operations["findEnvironmentsByShortName"];
@@ -2480,7 +2480,7 @@ export interface paths {
         };
         /**
          * Find the instance with a name
-         * @description The one instance whose name equals `name` (case-insensitive), as the item itself; 404 when none (CONTRACT
+         * @description The one instance whose name equals `name` (case-insensitive), as the item itself; 404 when none (docs/contract.md
          *     §5.4: a single-entity search, as the Terraform provider decodes it). `page`, `size` and `sort` are accepted
          *     and have no effect.
          */
@@ -2771,7 +2771,7 @@ export interface paths {
         put?: never;
         /**
          * Check an external provider's credentials and list its services
-         * @description Calls the provider with the given credentials (CONTRACT §10) and answers what they reach. AIVEN: the project,
+         * @description Calls the provider with the given credentials (docs/contract.md §10) and answers what they reach. AIVEN: the project,
          *     then its services (one environment, `environmentId` = the project; one service per Kafka service, with its
          *     schema registry when enabled). CONFLUENT_CLOUD: one environment per Confluent Cloud environment, one service
          *     per Kafka cluster, each listing the environment's schema registries. APACHE_KAFKA: connects and describes the
@@ -2800,7 +2800,7 @@ export interface paths {
         put?: never;
         /**
          * Count the streams, applications and schemas at an external provider
-         * @description Counts what an import could bring (CONTRACT §10): `streams` = topics whose names do not start with `_`,
+         * @description Counts what an import could bring (docs/contract.md §10): `streams` = topics whose names do not start with `_`,
          *     `applications` = distinct ACL principals, `schemas` = distinct schema registry subjects. AIVEN reads the
          *     service named by `Svc-Service-Name-A` (required here); APACHE_KAFKA reads the cluster and the optional
          *     registry (a cluster that does not answer for ACLs counts 0 applications). CONFLUENT_CLOUD → 422
@@ -2855,7 +2855,7 @@ export interface paths {
         put?: never;
         /**
          * Import topics, their schemas and ACLs from a provider (idempotent; dryRun plans)
-         * @description Brings the named topics into the catalog (CONTRACT §10), keyed by natural identity so a second run creates
+         * @description Brings the named topics into the catalog (docs/contract.md §10), keyed by natural identity so a second run creates
          *     nothing and reports what already existed:
          *
          *     - **stream** by name (an existing stream is left untouched); created with the provider's key/value types
@@ -5375,7 +5375,7 @@ export interface components {
          *     }
          */
         ApplicationCreate: components["schemas"]["ApplicationFields"] & unknown;
-        /** @description The owners group inline (CONTRACT §5.10), with its members embedded. */
+        /** @description The owners group inline (docs/contract.md §5.10), with its members embedded. */
         OwnersGroup: {
             uid: string;
             name: string;
@@ -6076,7 +6076,7 @@ export interface components {
             page: components["schemas"]["Page"];
         };
         /**
-         * @description The `Svc-*` fields of one external provider (spec §4, CONTRACT §10), JSON strings. `Svc-Provider-Type` picks
+         * @description The `Svc-*` fields of one external provider (docs/contract.md §10), JSON strings. `Svc-Provider-Type` picks
          *     the provider and which other fields apply (its value is matched ignoring case, spaces, `_` and `-`):
          *     - `AIVEN` (a hosted-cluster service over the Aiven REST API): `Svc-Project-Id-A` and `Svc-Auth-Token-A`;
          *       `Svc-Service-Name-A` (the Kafka service) too for discovery and the wizard.

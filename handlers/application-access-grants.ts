@@ -22,7 +22,7 @@ import { streamResource } from './streams';
 const ACCESS_TYPES = ['CONSUMER', 'PRODUCER'];
 const titleCase = (v: unknown) => (typeof v === 'string' ? v.charAt(0) + v.slice(1).toLowerCase() : v);
 
-/** Query values of an enum, matched like enum input everywhere (CONTRACT §4.3); unknown → 400 naming the parameter. */
+/** Query values of an enum, matched like enum input everywhere (docs/contract.md §4.3); unknown → 400 naming the parameter. */
 function enumArg(name: string, values: string[], allowed: readonly string[]): string[] {
   return values.map((v) => {
     const hit = matchEnum(allowed, v);
@@ -39,7 +39,7 @@ export const grantResource: Resource<'application_access_grants', 'findByAttribu
   auditName: (row) => row.uid,
   fields: [
     { name: 'status', readOnly: true },
-    // Title case on the HAL item only (CONTRACT §4.3); the plain reply and the search keep CONSUMER/PRODUCER.
+    // Title case on the HAL item only (docs/contract.md §4.3); the plain reply and the search keep CONSUMER/PRODUCER.
     { name: 'accessType', readOnly: true, output: titleCase },
     { name: 'comment', readOnly: true },
     { name: 'requestedBy', readOnly: true },
@@ -83,7 +83,7 @@ const mayCreate = async (ctx: RequestContext) => {
   if (!(await grantPolicy.canCreate(ctx))) throw new ForbiddenError('You may not request application access');
 };
 
-/** CONTRACT §5.14: the request answers the plain grant (not HAL), which the Terraform provider decodes. */
+/** docs/contract.md §5.14: the request answers the plain grant (not HAL), which the Terraform provider decodes. */
 export const createApplicationAccessGrant = replacesGeneric(withPrecheck(async (ctx) => {
   await mayCreate(ctx);
   const body = ctx.body as { applicationId: unknown; streamId: unknown; environmentId: unknown; accessType: string };

@@ -36,7 +36,7 @@ export const accessResource: Resource<'application_access', 'findByGrantsContain
   model: (m) => m.ApplicationAccess,
   auditType: 'Application',
   auditName: (row) => row.uid,
-  // Filed under the application (CONTRACT §8), with the access row and its stream in details.
+  // Filed under the application (docs/contract.md §8), with the access row and its stream in details.
   auditAs: async (row, ctx, transaction) => {
     const application = await ctx.models.Application.findOne({ where: { uid: row.applicationUid }, transaction });
     const stream = await ctx.models.Stream.findOne({ where: { uid: row.streamUid }, transaction });
@@ -104,7 +104,7 @@ async function requestIn(ctx: RequestContext, access: Row, application: Row, ref
 const isGrants = (ctx: RequestContext) => ctx.params.rel === 'grants';
 const environmentRequired = () => new BadRequestError(['environment: is required'], [{ field: 'environment', message: 'is required', rejectedValue: null }]);
 
-/** `POST {access}/grants` with one environment requests a grant there: 201 with the grant (CONTRACT §5.13). */
+/** `POST {access}/grants` with one environment requests a grant there: 201 with the grant (docs/contract.md §5.13). */
 export const addApplicationAccessAssociationTargets = replacesGeneric(async (ctx) => {
   if (!isGrants(ctx)) return a.post(ctx);
   const { access, application } = await requestable(ctx);

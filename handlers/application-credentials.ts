@@ -65,7 +65,7 @@ async function verifiers(password: string, types: CredentialType[]): Promise<str
   return JSON.stringify(out);
 }
 
-/** 404 unless the application is visible, 403 unless the caller edits it (CONTRACT §5.12). */
+/** 404 unless the application is visible, 403 unless the caller edits it (docs/contract.md §5.12). */
 async function editableApplication(ctx: RequestContext, field: string, value: unknown, query: boolean): Promise<Row> {
   const application = query ? await resolveQueryRef(applicationResource, ctx, value) : await resolveRequiredBodyRef(applicationResource, ctx, field, value);
   if (!(await canEditApplication(ctx, application))) throw new ForbiddenError(`Only the editors of application ${application.shortName} may manage its credentials`);
@@ -78,7 +78,7 @@ const mayCreate = async (ctx: RequestContext) => {
 
 /**
  * `POST /application_authentications`: a generated username and password, the password shown once in this reply
- * and stored only as verifiers. CONTRACT §5.12, §11.6: the reply is `[{authData:{…}}]`.
+ * and stored only as verifiers. docs/contract.md §5.12, §11.6: the reply is `[{authData:{…}}]`.
  */
 export const createApplicationAuthentication: Handler = withPrecheck(async (ctx) => {
   await mayCreate(ctx);
@@ -124,7 +124,7 @@ export const deleteApplicationAuthentication: Handler = async (ctx) => {
 };
 
 /**
- * The credential searches answer a plain JSON array whatever the Accept (CONTRACT §5.12), paged by `page`/`size`.
+ * The credential searches answer a plain JSON array whatever the Accept (docs/contract.md §5.12), paged by `page`/`size`.
  * `type`, when given, keeps the credentials holding that type.
  */
 const credentialSearch = (o: { environment: boolean; type: 'required' | 'optional' | 'none' }): Handler => async (ctx) => {

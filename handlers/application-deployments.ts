@@ -17,13 +17,13 @@ import { replacesGeneric } from './_lib/wiring';
 import { findVisible } from './_lib/store';
 import { partAssociations, partAuditAs, partSearches, partsOf } from './parts/application-part';
 
-/** Every deployment refusal is 400, not 422: the Terraform provider's client drops 422 bodies (CONTRACT §5.15). */
+/** Every deployment refusal is 400, not 422: the Terraform provider's client drops 422 bodies (docs/contract.md §5.15). */
 const refusal = (message: string) => new BadRequestError([message], null, message);
 
 const kindOf = (application: Row): DeploymentKind | null =>
   application.applicationType === 'Connector' || application.applicationType === 'Ksml' ? application.applicationType : null;
 
-/** The application may run there: the right kind, a way to authenticate, and approved access (CONTRACT §5.15). */
+/** The application may run there: the right kind, a way to authenticate, and approved access (docs/contract.md §5.15). */
 async function preconditions(ctx: RequestContext, application: Row, environment: Row, transaction?: Transaction): Promise<void> {
   const kind = kindOf(application);
   if (!kind) throw refusal('Only Connector and Ksml applications can be deployed');
@@ -62,7 +62,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   }
   await checkConfigs(ctx, application, (values.configs ?? row?.configs ?? {}) as Record<string, string>, transaction);
   if (row) return;
-  // Uniqueness last, as CONTRACT §2 orders it.
+  // Uniqueness last, as docs/contract.md §2 orders it.
   if (await ctx.models.ApplicationDeployment.findOne({ where: { applicationUid: application.uid, environmentUid: environment.uid }, attributes: ['uid'], transaction })) {
     throw new ConflictError(`Application ${application.shortName} is already deployed in environment ${environment.shortName}`);
   }
@@ -78,7 +78,7 @@ async function kindOfRow(ctx: RequestContext, row: Row): Promise<DeploymentKind 
   return application ? kindOf(application) : null;
 }
 
-/** `status`, `logs` and the operations the state offers, when the caller may operate (CONTRACT §5.15). */
+/** `status`, `logs` and the operations the state offers, when the caller may operate (docs/contract.md §5.15). */
 async function operationLinks(ctx: RequestContext, row: Row, self: string): Promise<Record<string, unknown>> {
   const links: Record<string, unknown> = { status: link(`${self}/status`), logs: link(`${self}/logs`) };
   const kind = await kindOfRow(ctx, row);
@@ -109,13 +109,13 @@ export const deploymentResource: Resource<'application_deployments', 'findByAppl
 
 const h = resourceHandlers(deploymentResource);
 
-/** CONTRACT §5.15, §11.6: 201 with an empty body and `Location`. */
+/** docs/contract.md §5.15, §11.6: 201 with an empty body and `Location`. */
 export const createApplicationDeployment = replacesGeneric(withPrecheck(async (ctx) => {
   const reply = await h.create(ctx);
   return { status: 201, headers: { Location: String(reply.headers?.Location) } };
 }, h.create.precheck!));
 
-/** Only a stopped deployment is deleted (400 otherwise, CONTRACT §5.15). */
+/** Only a stopped deployment is deleted (400 otherwise, docs/contract.md §5.15). */
 export const deleteApplicationDeployment = replacesGeneric(async (ctx) => {
   const row = await findVisible(deploymentResource, ctx, ctx.params.id);
   if (!(await editsApplicationOf(ctx, row))) throw new ForbiddenError('Only the editors of the application may delete its deployments');
@@ -123,7 +123,7 @@ export const deleteApplicationDeployment = replacesGeneric(async (ctx) => {
   return h.remove(ctx);
 });
 
-/** What the deployment reports; no runner is driven, so it is the recorded desired state (CONTRACT §5.15). */
+/** What the deployment reports; no runner is driven, so it is the recorded desired state (docs/contract.md §5.15). */
 async function statusBody(ctx: RequestContext, row: Row) {
   const kind = await kindOfRow(ctx, row);
   const running = row.state === 'Running';
@@ -148,7 +148,7 @@ export const getApplicationDeploymentLogs: Handler = async (ctx) => {
 };
 
 /**
- * `PUT {self}/operation?action=X` with `{action, taskId?}` (CONTRACT §5.15, §6.2): the action may come in the query,
+ * `PUT {self}/operation?action=X` with `{action, taskId?}` (docs/contract.md §5.15, §6.2): the action may come in the query,
  * the body or both (then equal). START checks the preconditions and configs again. Answers the status.
  */
 export const operateApplicationDeployment: Handler = async (ctx) => {

@@ -27,7 +27,7 @@ const refuse = (field: string, message: string, rejectedValue?: unknown) => {
 };
 
 /**
- * CONTRACT §5.11: the certificate chain (or custom string) becomes the stored principal, its chain, expiry and
+ * docs/contract.md §5.11: the certificate chain (or custom string) becomes the stored principal, its chain, expiry and
  * fingerprint; a private key (Connector only) must match the leaf and is stored sealed; the same identity twice in
  * one environment is 409 `errmsg.duplicate.principal`.
  */
@@ -112,7 +112,7 @@ async function isConnectorPrincipal(ctx: RequestContext, row: Row): Promise<bool
 
 const h = resourceHandlers(principalResource);
 /**
- * CONTRACT §6.3: the active principal of a connector deployed in its environment stays (400, not 422: the
+ * docs/contract.md §6.3: the active principal of a connector deployed in its environment stays (400, not 422: the
  * Terraform provider must read why); any other principal goes.
  */
 export const deleteApplicationPrincipal = replacesGeneric(async (ctx) => {
@@ -126,7 +126,7 @@ export const deleteApplicationPrincipal = replacesGeneric(async (ctx) => {
 });
 
 /**
- * CONTRACT §5.11, §11.6: the body is a JSON array of one principal (a bare object too) and the reply the new
+ * docs/contract.md §5.11, §11.6: the body is a JSON array of one principal (a bare object too) and the reply the new
  * principal's URI as a JSON string, which is what the Terraform provider reads.
  */
 export const createApplicationPrincipal = replacesGeneric(withPrecheck(async (ctx) => {
@@ -142,7 +142,7 @@ export const createApplicationPrincipal = replacesGeneric(withPrecheck(async (ct
 }, h.create.precheck!));
 
 /**
- * CONTRACT §6.3: activating a Connector principal deactivates the application's other principal in that
+ * docs/contract.md §6.3: activating a Connector principal deactivates the application's other principal in that
  * environment, in one transaction (the application's principals there are locked first, so two activations
  * cannot leave two active ones). Activating the active one changes nothing.
  */

@@ -16,7 +16,7 @@ import { applicationResource } from './applications';
 import { environmentResource } from './environments';
 import { streamResource } from './streams';
 
-/** Kinds with Private rows: their entries are visible with the row (CONTRACT §8, §7). */
+/** Kinds with Private rows: their entries are visible with the row (docs/contract.md §8, §7). */
 const OWNED: [string, Resource][] = [['Environment', environmentResource], ['Topic', streamResource], ['Application', applicationResource]];
 
 /**

@@ -1,4 +1,4 @@
-/** `GET /auth` (CONTRACT §7.1): the permission model answering for other services. */
+/** `GET /auth` (docs/contract.md §7.1): the permission model answering for other services. */
 import { parseQuestion, type ResourceType } from '../auth/actions';
 import type { RequestContext } from '../core/context';
 import { BadRequestError, ForbiddenError } from '../core/errors';

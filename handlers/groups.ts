@@ -11,7 +11,7 @@ import { keyContains } from './_lib/store';
 import { userResource } from './users';
 
 /**
- * CONTRACT §5.3: `members` is always an array of templated user links, one per member; `managers` and
+ * docs/contract.md §5.3: `members` is always an array of templated user links, one per member; `managers` and
  * `resourceManagers` are templated links to the association endpoints.
  */
 function groupLinks(row: Row, ctx: { base: string }, self: string, related?: Map<string, Row | Row[] | null>) {

@@ -1,5 +1,5 @@
 /**
- * External providers and the topic wizard (CONTRACT §10): validate credentials, count resources, show and import
+ * External providers and the topic wizard (docs/contract.md §10): validate credentials, count resources, show and import
  * topics. Tenant admins only. The `Svc-*` credentials serve the call: they are not stored, logged or audited.
  */
 import { canRunWizard } from '../auth/policies/tenant';
@@ -50,7 +50,7 @@ export const validateProviderCredentials: Handler = withPrecheck(async (ctx) => 
   try {
     return plain({ credentialsValid: true, error: null, environments: await adapter.validate() });
   } catch (err) {
-    // Refused credentials are an answer, not an error (CONTRACT §10).
+    // Refused credentials are an answer, not an error (docs/contract.md §10).
     if (err instanceof ProviderRejectedError) return plain({ credentialsValid: false, error: err.message, environments: null });
     throw providerFailure(err);
   }

@@ -1,7 +1,7 @@
 /**
- * Reference data (CONTRACT §5.16): `/confidentialities`, `/integrities`, `/support_tiers` (ranked lists) and
+ * Reference data (docs/contract.md §5.16): `/confidentialities`, `/integrities`, `/support_tiers` (ranked lists) and
  * `/connect_plugins`. The whole tenant reads them, tenant admins change them; every change is audited under the
- * caller's Tenant (CONTRACT §8) with the entity named in `details`.
+ * caller's Tenant (docs/contract.md §8) with the entity named in `details`.
  */
 import { adminOnlyPolicy } from '../auth/policies/admin-only';
 import type { Models } from '../models';

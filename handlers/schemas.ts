@@ -41,7 +41,7 @@ export const schemaResource: Resource<'schemas', 'findByName'> = {
     return streams.length > 0 ? `Schema ${row.name} is used by stream(s) ${streams.join(', ')}; change them first` : null;
   },
   links: (row, ctx) => ({ versions: link(`${ctx.base}/schema_versions/search/findAllBySchema?schema=${row.uid}`) }),
-  // CONTRACT §8: a change of owners is SCHEMA_OWNERSHIP_TRANSFERRED; any other change UPDATED.
+  // docs/contract.md §8: a change of owners is SCHEMA_OWNERSHIP_TRANSFERRED; any other change UPDATED.
   splitUpdate: (entry) => {
     const { owners, ...rest } = entry.details;
     const out = Object.keys(rest).length > 0 ? [{ ...entry, details: rest }] : [];

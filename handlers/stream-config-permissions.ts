@@ -1,5 +1,5 @@
 /**
- * Browse permissions of a stream config (CONTRACT §5.8): users and groups allowed to browse the topic's messages,
+ * Browse permissions of a stream config (docs/contract.md §5.8): users and groups allowed to browse the topic's messages,
  * read as a plain array and granted or revoked by the stream's editors. Audited on the stream (Topic).
  */
 import type { Transaction } from 'sequelize';
@@ -55,7 +55,7 @@ async function changeable(ctx: RequestContext) {
   return config;
 }
 
-/** Target 404 → 403 → 412 → 400 → references → 422 (CONTRACT §2), then the users and groups named in the body. */
+/** Target 404 → 403 → 412 → 400 → references → 422 (docs/contract.md §2), then the users and groups named in the body. */
 async function editable(ctx: RequestContext) {
   const config = await changeable(ctx);
   permissionType(ctx);

@@ -34,7 +34,7 @@ async function related(ctx: RequestContext, values: Record<string, any>, row: Ro
   return { pick, stream: stream!, environment: environment! };
 }
 
-/** 400 for unknown or bad properties and versions that are not of the stream's schema (CONTRACT §5.8). */
+/** 400 for unknown or bad properties and versions that are not of the stream's schema (docs/contract.md §5.8). */
 async function validate(ctx: RequestContext, values: Record<string, any>, stream: Row, pick: (a: string) => any, transaction?: Transaction) {
   const problems: SubError[] = 'properties' in values ? propertyProblems(values.properties) : [];
   const versions = new Map<string, Row>();
@@ -96,7 +96,7 @@ export const streamConfigResource: Resource<'stream_configs', 'findByStream' | '
   model: (m) => m.StreamConfig,
   auditType: 'Topic',
   auditName: (row) => row.topicName,
-  // Filed under the stream (CONTRACT §8): its name and uid; the config and its environment go into details.
+  // Filed under the stream (docs/contract.md §8): its name and uid; the config and its environment go into details.
   auditAs: async (row, ctx, transaction) => {
     const { stream, environment } = await related(ctx, {}, row, transaction);
     return { resourceName: stream.name, resourceId: stream.uid, details: { environment: environment.shortName, streamConfig: row.uid } };

@@ -14,7 +14,7 @@ import { groupResource } from './groups';
 import { confidentialityResource, integrityResource } from './reference-data';
 import { schemaResource } from './schemas';
 
-/** `delete,compact` is the same policy as `compact,delete`; one spelling is stored (CONTRACT §4.3). */
+/** `delete,compact` is the same policy as `compact,delete`; one spelling is stored (docs/contract.md §4.3). */
 const retentionPolicy = (v: unknown) => (v === 'delete,compact' ? 'compact,delete' : v ?? 'delete');
 
 async function check(ctx: RequestContext, values: Record<string, any>, row?: Row, transaction?: Transaction) {

@@ -41,7 +41,7 @@ async function createAdmin(ctx: RequestContext, tenant: Row, transaction: Transa
   return [{ action: 'CREATED', resourceType: 'User', resourceName: email, resourceId: user.uid, details }];
 }
 
-/** Kinds whose rows block a tenant's deletion (CONTRACT §5.1), counted once their models exist. */
+/** Kinds whose rows block a tenant's deletion (docs/contract.md §5.1), counted once their models exist. */
 const BLOCKING_KINDS = ['Environment', 'Stream', 'Application', 'Schema'];
 
 async function heldBy(models: Models, tenantUid: string, transaction: Transaction): Promise<string[]> {
@@ -129,7 +129,7 @@ export const getTenantContact: Handler = async (ctx) => {
   return plain(contactView(row));
 };
 
-/** Target 404, then 403 (CONTRACT §2 order). */
+/** Target 404, then 403 (docs/contract.md §2 order). */
 async function editableTenant(ctx: RequestContext): Promise<Row> {
   const tenant = await findVisible(tenantResource, ctx, ctx.params.id);
   if (!(await canEditTenant(ctx, tenant))) throw new ForbiddenError('You may not edit the contacts of this tenant');

@@ -1,5 +1,5 @@
 /**
- * Users (CONTRACT §5.2): people and service accounts of a tenant, `/users`, `/users/{id}/roles` and `/user`.
+ * Users (docs/contract.md §5.2): people and service accounts of a tenant, `/users`, `/users/{id}/roles` and `/user`.
  * Group members, managers and resource managers reference this descriptor too.
  */
 import { randomBytes } from 'node:crypto';

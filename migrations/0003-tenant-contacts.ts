@@ -1,4 +1,4 @@
-/** Tenant contacts (CONTRACT §5.1): at most one BUSINESS and one TECHNICAL contact per tenant. */
+/** Tenant contacts (docs/contract.md §5.1): at most one BUSINESS and one TECHNICAL contact per tenant. */
 import type { QueryInterface } from 'sequelize';
 import { common, createTable, str, uniqueIndex } from './columns';
 

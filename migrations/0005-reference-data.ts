@@ -1,5 +1,5 @@
 /**
- * Reference data (CONTRACT §5.16): confidentialities, integrities, support tiers and connect plugins per tenant,
+ * Reference data (docs/contract.md §5.16): confidentialities, integrities, support tiers and connect plugins per tenant,
  * seeded for every tenant that exists now (new tenants are seeded at creation), and an instance's optional
  * support tier (§5.4). Deleting a tier an instance uses is refused by the API (422); the column is SET NULL so a
  * tenant's cascading deletion never trips over the order in which its rows go.

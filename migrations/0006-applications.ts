@@ -1,4 +1,4 @@
-/** Applications (CONTRACT §5.10) and their viewer groups. */
+/** Applications (docs/contract.md §5.10) and their viewer groups. */
 import type { QueryInterface } from 'sequelize';
 import { common, createJoinTable, createTable, ref, str, uniqueIndex } from './columns';
 

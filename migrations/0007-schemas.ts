@@ -1,4 +1,4 @@
-/** Schemas and their versions (CONTRACT §5.9): one schema per fullName, versions unique per schema. */
+/** Schemas and their versions (docs/contract.md §5.9): one schema per fullName, versions unique per schema. */
 import type { QueryInterface } from 'sequelize';
 import { common, createTable, ref, str, text, uniqueIndex } from './columns';
 

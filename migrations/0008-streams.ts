@@ -1,4 +1,4 @@
-/** Streams (CONTRACT §5.7) and their viewer groups. */
+/** Streams (docs/contract.md §5.7) and their viewer groups. */
 import type { QueryInterface } from 'sequelize';
 import { common, createJoinTable, createTable, ref, str, text, uniqueIndex } from './columns';
 

@@ -1,4 +1,4 @@
-/** Stream configs (CONTRACT §5.8): a stream deployed to one environment, and its browse permissions. */
+/** Stream configs (docs/contract.md §5.8): a stream deployed to one environment, and its browse permissions. */
 import type { QueryInterface } from 'sequelize';
 import { bigint, common, createJoinTable, createTable, int, ref, str, text, uniqueIndex } from './columns';
 

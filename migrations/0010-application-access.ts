@@ -1,5 +1,5 @@
 /**
- * Application access (CONTRACT §5.13, §5.14): one row per application, stream and access type, and its grants per
+ * Application access (docs/contract.md §5.13, §5.14): one row per application, stream and access type, and its grants per
  * environment. `open_key` is set while a grant is open (Pending, Approved) and NULL once it is over, so a unique
  * index allows one open grant per application, stream, environment and access type on every database (MariaDB has
  * no partial indexes; NULLs never clash).

@@ -1,5 +1,5 @@
 /**
- * Principals and credentials of an application in an environment (CONTRACT §5.11, §5.12). Both block deleting
+ * Principals and credentials of an application in an environment (docs/contract.md §5.11, §5.12). Both block deleting
  * their application and environment (RESTRICT), and are what an access request needs there (§6.1).
  * A principal's `identity` is its certificate fingerprint, or `custom:` and its lowercased custom string: unique
  * per environment (409 `errmsg.duplicate.principal`). Secrets are stored only as verifiers or encrypted text.

@@ -1,5 +1,5 @@
 /**
- * An application deployed to an environment (CONTRACT §5.15): its configs as sent and the desired state. No
+ * An application deployed to an environment (docs/contract.md §5.15): its configs as sent and the desired state. No
  * connect cluster or KSML runner is driven, so the recorded state is what status reports. Deployments block
  * deleting their application and environment (RESTRICT).
  */

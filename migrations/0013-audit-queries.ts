@@ -1,5 +1,5 @@
 /**
- * Audit history queries (CONTRACT §8): filters match any case, through lowercase twins of `actor` and
+ * Audit history queries (docs/contract.md §8): filters match any case, through lowercase twins of `actor` and
  * `resource_name`; one index per filter, each led by the tenant and followed by the time, so a filtered page reads
  * only its own entries however long the history grows. The twins of existing rows are filled here, in batches,
  * with the same lowercasing the service uses (PostgreSQL's LOWER() under the C collation leaves non-ASCII as is).

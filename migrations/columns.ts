@@ -18,7 +18,7 @@ export const ref = (table: string, allowNull = true, onDelete: 'RESTRICT' | 'CAS
   type: DataTypes.CHAR(32), allowNull, references: { model: table, key: 'uid' }, onDelete, onUpdate: 'CASCADE',
 });
 
-/** Common fields of every stored resource (spec §2) plus the optimistic-lock version behind ETag. */
+/** Common fields of every stored resource (docs/contract.md §3) plus the optimistic-lock version behind ETag. */
 export function common(tenantScoped = true): Columns {
   return {
     uid: { ...uid(), primaryKey: true },

@@ -1,4 +1,4 @@
-/** An application's principals and credentials per environment (CONTRACT §5.11, §5.12): how it authenticates there. */
+/** An application's principals and credentials per environment (docs/contract.md §5.11, §5.12): how it authenticates there. */
 import { DataTypes, type Sequelize, type Transaction } from 'sequelize';
 import { defineModel, jsonText, type RowModel } from './define';
 

@@ -1,5 +1,5 @@
 /**
- * The rows an AsyncAPI document is made of (CONTRACT §9): the stream config, its stream and environment, the
+ * The rows an AsyncAPI document is made of (docs/contract.md §9): the stream config, its stream and environment, the
  * environment's instance and clusters, the tenant and the key/value schema versions (pinned, else the latest of
  * the stream's schema). One query finds them and their stamp (uid, lock version and modification time of each, the
  * clusters in the instance's order); the rows themselves are read only when the document has to be made anew.

@@ -1,4 +1,4 @@
-/** The audit actions of spec §6, in its order, and the kinds of resource an entry names (CONTRACT §8). */
+/** The audit actions of docs/contract.md §8, in its order, and the kinds of resource an entry names (docs/contract.md §8). */
 export const AUDIT_ACTIONS = [
   'CREATED', 'UPDATED', 'DELETED', 'BROWSED', 'TOPIC_BROWSED', 'APPLICATION_ACCESS_REQUESTED', 'APPLICATION_ACCESS_CANCELLED',
   'APPLICATION_ACCESS_APPROVED', 'APPLICATION_ACCESS_DENIED', 'APPLICATION_ACCESS_REVOKED', 'AUTHENTICATION_CONFIGURED',

@@ -1,4 +1,4 @@
-/** First start on an empty database: the demo tenant and its admin (CONTRACT §1.1 BOOTSTRAP_*). */
+/** First start on an empty database: the demo tenant and its admin (docs/contract.md §1.1 BOOTSTRAP_*). */
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from '../core/passwords';
 import { writeAudit } from './audit-event';

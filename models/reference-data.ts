@@ -1,5 +1,5 @@
 /**
- * Reference data of a tenant (CONTRACT §5.16): ranked lists (confidentialities, integrities, support tiers) and
+ * Reference data of a tenant (docs/contract.md §5.16): ranked lists (confidentialities, integrities, support tiers) and
  * Kafka Connect plugins. Every new tenant gets the seeds below at creation (`seedReferenceData`); migration 0005 seeded the tenants that
  * existed before it from its own frozen copy.
  */

@@ -1,7 +1,7 @@
 import { DataTypes, type Sequelize } from 'sequelize';
 import { defineModel, keyOf, type RowModel } from './define';
 
-/** `{id, uid, name}` of an owners group, or null: the short form of the plain schema replies (CONTRACT §5.9). */
+/** `{id, uid, name}` of an owners group, or null: the short form of the plain schema replies (docs/contract.md §5.9). */
 export async function ownersRef(groups: RowModel, ownersUid: string | null): Promise<{ id: string; uid: string; name: string } | null> {
   if (!ownersUid) return null;
   const group = await groups.findOne({ where: { uid: ownersUid } });

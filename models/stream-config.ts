@@ -1,7 +1,7 @@
 import { DataTypes, Op, type Sequelize, type Transaction } from 'sequelize';
 import { defineModel, jsonText, type RowModel } from './define';
 
-/** A stream deployed to one environment (CONTRACT §5.8); browse permissions live in two join tables. */
+/** A stream deployed to one environment (docs/contract.md §5.8); browse permissions live in two join tables. */
 export function defineStreamConfig(sequelize: Sequelize) {
   return defineModel(sequelize, 'StreamConfig', 'stream_configs', {
     streamUid: { type: DataTypes.CHAR(32), allowNull: false },

@@ -1,4 +1,4 @@
-/** A tenant's BUSINESS and TECHNICAL contact persons (CONTRACT §5.1), one row per type. */
+/** A tenant's BUSINESS and TECHNICAL contact persons (docs/contract.md §5.1), one row per type. */
 import { DataTypes, type Sequelize, type Transaction } from 'sequelize';
 import { defineModel, type Row } from './define';
 import type { Models } from '../core/context';

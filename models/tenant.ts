@@ -12,7 +12,7 @@ export const DEFAULT_TENANT_SETTINGS = {
   notificationsEnabled: 'false', schemaRolesEnforced: 'false', onlyResourceManagerCanUpdateAndDeploy: 'false',
 };
 
-/** Mechanisms each protocol allows in `supportedAuthenticationMethods` (CONTRACT §5.1). */
+/** Mechanisms each protocol allows in `supportedAuthenticationMethods` (docs/contract.md §5.1). */
 export const MECHANISMS_BY_PROTOCOL: Record<string, string[]> = {
   SSL: ['MUTUAL_TLS'],
   SASL: ['SCRAM_SHA_256', 'SCRAM_SHA_512', 'OAUTH_BEARER'],

@@ -3,7 +3,7 @@ import { defineModel, jsonText, keyOf, type Row, type RowModel } from './define'
 
 export const DEFAULT_ROLES = ['APPLICATION_AUTHOR', 'ENVIRONMENT_AUTHOR', 'STREAM_AUTHOR'];
 
-/** Every role name a user may hold (CONTRACT §4.3). */
+/** Every role name a user may hold (docs/contract.md §4.3). */
 export const KNOWN_ROLES = [
   'SUPER_ADMIN', 'TENANT_ADMIN', 'ENVIRONMENT_ADMIN', 'STREAM_ADMIN', 'SCHEMA_ADMIN', 'APPLICATION_ADMIN',
   'ENVIRONMENT_AUTHOR', 'STREAM_AUTHOR', 'SCHEMA_AUTHOR', 'APPLICATION_AUTHOR',
@@ -33,7 +33,7 @@ export function fullName(user: { firstName: string; middleName?: string | null; 
   return [user.firstName, user.middleName, user.lastName].filter((p) => p && p.trim() !== '').join(' ').replace(/\s+/g, ' ');
 }
 
-/** CONTRACT §1.2: a service account's address is derived from its client id and realm. */
+/** docs/contract.md §1.2: a service account's address is derived from its client id and realm. */
 export const serviceAccountEmail = (clientId: string, realm: string) => `service-account-${clientId}@${realm}.local`;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Provider A of CONTRACT §10: the Aiven REST API v1 (https://api.aiven.io/doc/), read only, with the caller's
+ * Provider A of docs/contract.md §10: the Aiven REST API v1 (https://api.aiven.io/doc/), read only, with the caller's
  * token (`Authorization: aivenv1 <token>`). Endpoints and reply shapes follow Aiven's OpenAPI document as its
  * generated Go client (github.com/aiven/go-client-codegen, handler/{project,service,kafka,kafkatopic,
  * kafkaschemaregistry}) spells them:
@@ -194,7 +194,7 @@ export function aivenAdapter(config: AivenConfig, settings: ProviderSettings): P
   };
 }
 
-/** CONTRACT §10: names starting with `_` (`_schemas`, `__consumer_offsets`) are internal, neither counted nor imported. */
+/** docs/contract.md §10: names starting with `_` (`_schemas`, `__consumer_offsets`) are internal, neither counted nor imported. */
 const isImportable = (topic: string) => topic !== '' && !topic.startsWith('_');
 
 /**

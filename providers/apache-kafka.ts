@@ -1,5 +1,5 @@
 /**
- * Provider B (CONTRACT §10): a self-managed Apache Kafka cluster reached with kafkajs' admin client, plus an
+ * Provider B (docs/contract.md §10): a self-managed Apache Kafka cluster reached with kafkajs' admin client, plus an
  * optional Confluent-compatible schema registry. Each call opens its own admin connection with the request's
  * credentials, is bounded by `settings.timeoutMs` as a whole, and always disconnects.
  */
@@ -108,7 +108,7 @@ const userTopics = (names: string[]) => names.filter((n) => !isInternal(n));
 
 /**
  * Connect, run `work`, disconnect — all within `timeoutMs`. kafkajs' own timeouts are per connection and per request;
- * the overall bound keeps a slow broker from stretching a call with several requests past what CONTRACT §10 allows.
+ * the overall bound keeps a slow broker from stretching a call with several requests past what docs/contract.md §10 allows.
  */
 async function runWithAdmin<T>(config: ApacheKafkaConfig, clientConfig: KafkaConfig, timeoutMs: number, work: (admin: Admin) => Promise<T>): Promise<T> {
   const admin = new Kafka(clientConfig).admin();
@@ -182,7 +182,7 @@ export function kafkaFailure(err: unknown, config: ApacheKafkaConfig): Error {
  * Whether an optional admin call failed only because the cluster cannot answer it — ACLs with no authorizer
  * configured (SECURITY_DISABLED), an API the broker does not implement (librdkafka's mock cluster implements neither
  * DescribeAcls nor DescribeConfigs), or credentials that may list topics but not describe ACLs or configs.
- * Those count as "unsupported" (CONTRACT: ACLs unsupported → 0); anything else is a real failure.
+ * Those count as "unsupported" (docs/contract.md §10: ACLs unsupported → 0); anything else is a real failure.
  */
 export function isUnsupported(err: unknown): boolean {
   return causes(err).some((e) =>

@@ -1,5 +1,5 @@
 /**
- * Provider C of CONTRACT §10: the Confluent Cloud REST API (https://docs.confluent.io/cloud/current/api.html) with
+ * Provider C of docs/contract.md §10: the Confluent Cloud REST API (https://docs.confluent.io/cloud/current/api.html) with
  * a Cloud API key (`Authorization: Basic base64(key:secret)`). Shapes as Confluent's OpenAPI documents define them
  * (github.com/confluentinc/ccloud-sdk-go-v2, {org,cmk,srcm}/v2/api/openapi.yaml):
  *   GET /org/v2/environments                      → {data: [{id, display_name}], metadata: {next?}}

@@ -1,5 +1,5 @@
 /**
- * The `Svc-*` fields of a provider request (spec §4, CONTRACT §10) → one typed, checked provider configuration, or
+ * The `Svc-*` fields of a provider request (docs/contract.md §10) → one typed, checked provider configuration, or
  * every problem at once, each naming its field. Secrets never travel into a problem's `rejectedValue`.
  */
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';

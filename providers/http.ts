@@ -1,6 +1,6 @@
 /**
  * The one HTTP client of the provider adapters (Aiven, Confluent Cloud, schema registries): JSON over HTTPS with
- * an overall time bound, optional mutual TLS and a custom CA, and failures sorted the way CONTRACT §10 answers them
+ * an overall time bound, optional mutual TLS and a custom CA, and failures sorted the way docs/contract.md §10 answers them
  * (a refusal the caller can act on vs. a provider that cannot be reached or failed).
  */
 import { Agent, request, type Dispatcher } from 'undici';

@@ -1,5 +1,5 @@
 /**
- * How a provider's topic becomes catalog entities in the topic wizard (CONTRACT §10): the natural keys an import
+ * How a provider's topic becomes catalog entities in the topic wizard (docs/contract.md §10): the natural keys an import
  * is idempotent by, and the values of what it creates. Pure: the wizard's executor asks the database.
  */
 import { TOPIC_PROPERTIES } from '../core/rules/stream-config-rules';
@@ -13,7 +13,7 @@ export const ACCESS_OF: Record<AclOperation, AccessType> = { READ: 'CONSUMER', W
 /** Internal topics (`__consumer_offsets`, `_schemas`, …) are neither counted nor imported. */
 export const isInternalTopic = (name: string): boolean => name.startsWith('_');
 
-/** CONTRACT §5.7: what a stream name may be; a provider topic that is not one fails with this message. */
+/** docs/contract.md §5.7: what a stream name may be; a provider topic that is not one fails with this message. */
 export function streamNameProblem(name: string): string | null {
   if (name.length < 3 || name.length > 180) return `topic name ${name} is not a valid stream name (3–180 characters)`;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) return `topic name ${name} is not a valid stream name (letters, digits, . _ -, starting with a letter or digit)`;
@@ -75,7 +75,7 @@ export interface ConfigValues { partitions: number; retentionTime: number | null
 /**
  * The stream config's values, or the reason the topic cannot be kept. A retention outside 1000–160704000000 ms
  * (Kafka's -1, unlimited, among them) takes the environment's default (null); of the other configs only those a
- * stream config holds (CONTRACT §5.8) are kept, and only with values it accepts.
+ * stream config holds (docs/contract.md §5.8) are kept, and only with values it accepts.
  */
 export function configValuesOf(topic: ProviderTopic): ConfigValues | string {
   if (!Number.isInteger(topic.partitions) || topic.partitions < 1 || topic.partitions > 120000) {

@@ -1,4 +1,4 @@
-/** The adapter for a checked provider configuration (CONTRACT §10): one per provider type, bound to its credentials. */
+/** The adapter for a checked provider configuration (docs/contract.md §10): one per provider type, bound to its credentials. */
 import { aivenAdapter } from './aiven';
 import { apacheKafkaAdapter } from './apache-kafka';
 import { confluentCloudAdapter } from './confluent-cloud';

@@ -1,5 +1,5 @@
 /**
- * What every external provider adapter answers (CONTRACT §10), whatever API it speaks: the shapes of spec §3
+ * What every external provider adapter answers (docs/contract.md §10), whatever API it speaks: the shapes of docs/contract.md §10
  * "Provider validation result", the resource counters, and the topic details the wizard shows and imports.
  */
 

@@ -92,7 +92,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     query: (c.request.query ?? {}) as Record<string, unknown>,
   });
   const validationFail = async (c: ObContext, ctx: RequestContext) => {
-    // Target 404, 403 and 412 come before validation (CONTRACT §2): run the handler's own checks first.
+    // Target 404, 403 and 412 come before validation (docs/contract.md §2): run the handler's own checks first.
     const handler = operationHandlers[c.operation?.operationId ?? ''];
     if (handler?.precheck) await handler.precheck(withRequest(c, ctx));
     throw toValidationError(c.validation.errors ?? [], { requestBody: ctx.body, query: ctx.rawQuery });
@@ -243,7 +243,7 @@ function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
-/** Mutating browser-style calls carry the XSRF cookie; then the header must repeat it (CONTRACT §1.3). */
+/** Mutating browser-style calls carry the XSRF cookie; then the header must repeat it (docs/contract.md §1.3). */
 function checkXsrf(req: IncomingMessage): void {
   const cookies = String(req.headers.cookie ?? '');
   const match = /(?:^|;\s*)XSRF-TOKEN=([^;]*)/.exec(cookies);

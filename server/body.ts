@@ -1,5 +1,5 @@
 /**
- * Reads a request body for an operation that declares one. The order of failures follows CONTRACT §2:
+ * Reads a request body for an operation that declares one. The order of failures follows docs/contract.md §2:
  * unsupported media type (415), then too large (413), then unparsable (400).
  */
 import type { IncomingMessage } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §4.3: enum input is matched ignoring case, spaces, `_` and `-`, and emitted exactly as the spec
+ * docs/contract.md §4.3: enum input is matched ignoring case, spaces, `_` and `-`, and emitted exactly as the spec
  * spells it. Before validation, every string at an enum position of the request schema is replaced by its
  * canonical spelling; values that match nothing are left for the validator to reject.
  */

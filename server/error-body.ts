@@ -1,4 +1,4 @@
-/** The one place where failures become the spec §7 body. Stack traces and SQL never reach a client. */
+/** The one place where failures become the docs/contract.md §2 body. Stack traces and SQL never reach a client. */
 import { isConnectionLost, isDeadlock } from '../models/db-errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {

@@ -5,7 +5,7 @@ import type { TrustedIssuer } from '../../core/config';
 import { invalidGrant } from '../oauth-error';
 import type { TrustedIssuerKeys } from '../trusted-issuers';
 
-/** Same clock leeway as for access tokens on the API (CONTRACT §1.3): the external issuer's clock is not ours. */
+/** Same clock leeway as for access tokens on the API (docs/contract.md §1.3): the external issuer's clock is not ours. */
 const CLOCK_TOLERANCE_SECONDS = 30;
 
 export interface FederatedDeps {
@@ -16,7 +16,7 @@ export interface FederatedDeps {
 /**
  * The service account a client assertion (RFC 7523 §2.2) speaks for: signed RS256 by a `TRUSTED_ISSUERS` issuer,
  * unexpired, for the configured audience, and its (`iss`, `sub`) bound to a service account of THIS realm.
- * Every refusal is 400 invalid_grant (CONTRACT §1.2); a description tells the caller what to fix without
+ * Every refusal is 400 invalid_grant (docs/contract.md §1.2); a description tells the caller what to fix without
  * saying anything about other realms. An unreachable issuer key set is 502 temporarily_unavailable instead.
  */
 export async function federatedServiceAccount(

@@ -14,7 +14,7 @@ export type RefreshClaims = JwtPayload & { sub: string; exp: number; azp: string
  * ours (embedded keys), of this realm, a refresh token, unexpired, issued to this same client, and its user must
  * still exist. The user is re-read, so roles and names changed since the login show in the new access token.
  *
- * No rotation (CONTRACT §1.2): the presented refresh token stays valid. The reply carries a new refresh token that
+ * No rotation (docs/contract.md §1.2): the presented refresh token stays valid. The reply carries a new refresh token that
  * expires when the presented one does — refreshing never extends a login past 1800 s, so a leaked refresh token
  * cannot be kept alive forever — and `refresh_expires_in` is the time left.
  */

@@ -1,5 +1,5 @@
 /**
- * Application access and its grants (CONTRACT §5.13, §5.14, §6.1, §7). Visible to the owners of the application,
+ * Application access and its grants (docs/contract.md §5.13, §5.14, §6.1, §7). Visible to the owners of the application,
  * the stream or (grants) the environment, and to APPLICATION_ADMIN, STREAM_ADMIN and tenant admins. Requests are
  * made by app editors; approvers are the stream's editors. The state machine (core/rules/grant-state.ts) decides what
  * each may do to a grant in its current status: links, `/auth` and the endpoints all ask it through here.
@@ -62,7 +62,7 @@ async function allows(ctx: RequestContext, grant: Row, action: GrantAction): Pro
   return availableActions(grant.status as GrantStatus, await grantCapacities(ctx, grant)).includes(action);
 }
 
-/** Where each action is taken (CONTRACT §5.14): approve and cancel on the item, deny and revoke below it. */
+/** Where each action is taken (docs/contract.md §5.14): approve and cancel on the item, deny and revoke below it. */
 const ACTION_HREF: Record<GrantAction, (self: string) => string> = {
   approve: (self) => self, deny: (self) => `${self}/deny`, cancel: (self) => self, revoke: (self) => `${self}/revoke`,
 };

@@ -1,4 +1,4 @@
-/** Kinds the whole tenant reads and only tenant admins change: instances, clusters, reference data (CONTRACT §7). */
+/** Kinds the whole tenant reads and only tenant admins change: instances, clusters, reference data (docs/contract.md §7). */
 import type { Policy } from '../policy';
 import { isTenantAdmin } from '../permissions';
 

@@ -1,5 +1,5 @@
 /**
- * What hangs off an application in one environment (principals, credentials, deployments; CONTRACT §7): its editors
+ * What hangs off an application in one environment (principals, credentials, deployments; docs/contract.md §7): its editors
  * ("app editors") create, edit, delete and operate it; they see it, and so do the environment's owners except for
  * credentials. APPLICATION_ADMIN and tenant admins see and edit all of them.
  */

@@ -1,5 +1,5 @@
 /**
- * Environments (CONTRACT §7): Public ones are visible to the whole tenant, Private ones to owners, viewers,
+ * Environments (docs/contract.md §7): Public ones are visible to the whole tenant, Private ones to owners, viewers,
  * ENVIRONMENT_ADMIN and tenant admins. Owners, ENVIRONMENT_ADMIN and tenant admins edit, delete and synchronize.
  */
 import type { RequestContext } from '../../core/context';

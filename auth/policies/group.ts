@@ -1,5 +1,5 @@
 /**
- * Groups (CONTRACT §5.3, §7): the whole tenant reads them; tenant admins create; tenant admins and the group's own
+ * Groups (docs/contract.md §5.3, §7): the whole tenant reads them; tenant admins create; tenant admins and the group's own
  * managers edit and delete it (members and resource managers do not).
  */
 import type { WhereOptions } from 'sequelize';

@@ -1,6 +1,6 @@
 /**
  * The policy shape shared by kinds owned by a group with Public/Private visibility (applications, streams):
- * CONTRACT §7 — Public visible to the whole tenant, Private to owners, viewers, the kind's ADMIN and tenant admins;
+ * docs/contract.md §7 — Public visible to the whole tenant, Private to owners, viewers, the kind's ADMIN and tenant admins;
  * the kind's AUTHOR/ADMIN create; owners (narrowed by `onlyResourceManagerCanUpdateAndDeploy`), the kind's ADMIN
  * and tenant admins edit and delete; a new owners group must be the caller's own unless ADMIN or tenant admin.
  */

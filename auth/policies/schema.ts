@@ -1,5 +1,5 @@
 /**
- * Schemas and their versions (CONTRACT §7): everyone of the tenant sees them. Uploading needs no role unless the
+ * Schemas and their versions (docs/contract.md §7): everyone of the tenant sees them. Uploading needs no role unless the
  * tenant sets `schemaRolesEnforced` (then SCHEMA_AUTHOR/ADMIN or tenant admin); a new version of an existing
  * schema needs its owners (anyone when it has none) or SCHEMA_ADMIN. Owners and SCHEMA_ADMIN edit and delete.
  */

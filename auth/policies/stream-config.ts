@@ -1,8 +1,8 @@
 /**
- * Stream configs (CONTRACT §7): visible when both the stream and the environment are; created, edited, deleted
+ * Stream configs (docs/contract.md §7): visible when both the stream and the environment are; created, edited, deleted
  * (and their browse permissions managed) by the stream's editors. The environment must be usable, which for a
  * Private one is the same as visible (owners, viewers, ENVIRONMENT_ADMIN, tenant admins): an invisible one is an
- * unknown reference (400), as CONTRACT §4.1 answers every reference the caller cannot see.
+ * unknown reference (400), as docs/contract.md §4.1 answers every reference the caller cannot see.
  */
 import { Op, type WhereOptions } from 'sequelize';
 import type { RequestContext } from '../../core/context';

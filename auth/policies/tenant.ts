@@ -1,5 +1,5 @@
 /**
- * Tenants (CONTRACT §5.1, §7): everyone sees its own tenant, SUPER_ADMIN sees all of them (another tenant is 404
+ * Tenants (docs/contract.md §5.1, §7): everyone sees its own tenant, SUPER_ADMIN sees all of them (another tenant is 404
  * for anyone else). SUPER_ADMIN creates and deletes tenants and, holding tenant CRUD, may also edit any of them;
  * a TENANT_ADMIN edits only its own tenant (its contacts included) and runs the import wizard there.
  */
@@ -13,7 +13,7 @@ export const isOwnTenant = (ctx: RequestContext, row: Row) => row.uid === ctx.pr
 /** TENANT_ADMIN of this very tenant, or any SUPER_ADMIN. */
 export const canEditTenant = (ctx: RequestContext, row: Row) => isSuperAdmin(ctx) || (isTenantAdmin(ctx) && isOwnTenant(ctx, row));
 
-/** Providers and the import wizard: TENANT_ADMIN of its own tenant only (CONTRACT §10), SUPER_ADMIN included. */
+/** Providers and the import wizard: TENANT_ADMIN of its own tenant only (docs/contract.md §10), SUPER_ADMIN included. */
 export const canRunWizard = (ctx: RequestContext, row: Row) => isTenantAdmin(ctx) && isOwnTenant(ctx, row);
 
 /** SUPER_ADMIN sees every tenant; everyone else only its own. */

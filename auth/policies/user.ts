@@ -1,5 +1,5 @@
 /**
- * Users (CONTRACT §5.2, §7): everyone in the tenant reads them; tenant admins create, edit, delete and assign
+ * Users (docs/contract.md §5.2, §7): everyone in the tenant reads them; tenant admins create, edit, delete and assign
  * roles; a user may edit a few fields of its own (names, phone number, settings, password). SUPER_ADMIN is only
  * granted, removed — or its holder deleted — by a SUPER_ADMIN.
  */

@@ -1,7 +1,7 @@
-/** Rules of one application between its fields (CONTRACT §4.3, §5.10), as pure functions. */
+/** Rules of one application between its fields (docs/contract.md §4.3, §5.10), as pure functions. */
 import type { SubError } from '../errors';
 
-/** CONTRACT §4.3: which `type` values fit each `applicationType` (Ksml takes none). */
+/** docs/contract.md §4.3: which `type` values fit each `applicationType` (Ksml takes none). */
 export const TYPES_BY_APPLICATION_TYPE: Record<string, readonly string[]> = {
   Custom: ['Java', 'Kafka Streams', 'Pega', 'SAP', 'DotNet', 'Bridge', 'Python', 'KSML', 'Other'],
   Connector: ['SINK', 'SOURCE'],

@@ -1,5 +1,5 @@
 /**
- * The time bounds of an audit history query (CONTRACT §8): epoch milliseconds, `now`, `now-<n><s|m|h|d|w>`, or an
+ * The time bounds of an audit history query (docs/contract.md §8): epoch milliseconds, `now`, `now-<n><s|m|h|d|w>`, or an
  * ISO-8601 duration (`P7D`, `PT1H`, `P1Y2M`) meaning now minus it; also an ISO-8601 instant with its zone
  * (`2026-11-23T10:00:00Z`). Pure: `now` is an argument.
  */

@@ -1,5 +1,5 @@
 /**
- * Rules of an application credential (CONTRACT §5.12): which authentication types each target takes, the
+ * Rules of an application credential (docs/contract.md §5.12): which authentication types each target takes, the
  * defaults, and the generated username. Pure apart from the username's random suffix.
  */
 import { matchEnum } from './loose-enum';

@@ -1,5 +1,5 @@
 /**
- * Checks of a deployment's `configs` (CONTRACT §5.15), run at POST, PUT and START: Connector configs against
+ * Checks of a deployment's `configs` (docs/contract.md §5.15), run at POST, PUT and START: Connector configs against
  * their plugin's definitions and Kafka Connect's standard keys, Ksml configs against what the runner reads.
  * Values are parsed as Kafka's ConfigDef parses them (trimmed; booleans in any case). Unknown keys pass.
  */

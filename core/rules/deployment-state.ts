@@ -1,5 +1,5 @@
 /**
- * The deployment state machine (CONTRACT §6.2): data (the moves) plus one decision function. Pure: rights,
+ * The deployment state machine (docs/contract.md §6.2): data (the moves) plus one decision function. Pure: rights,
  * preconditions and config checks are the caller's; every refusal here answers 400 (§5.15), never 422.
  */
 import { matchEnum } from './loose-enum';

@@ -1,5 +1,5 @@
 /**
- * The access grant state machine (CONTRACT §6.1), one for both `/application_access` and
+ * The access grant state machine (docs/contract.md §6.1), one for both `/application_access` and
  * `/application_access_grants`: data (the transitions) plus one decision function. Pure: the caller's capacities
  * come in as booleans, the database compare-and-set and the audit write happen elsewhere.
  */
@@ -37,7 +37,7 @@ export type Decision =
 export const CANCEL_APPROVED = 'Application Access Grant cannot be cancelled. Please Revoke first.';
 
 /**
- * `POST {grant}/deny` denies a pending grant and revokes an approved one (CONTRACT §5.14); every other endpoint
+ * `POST {grant}/deny` denies a pending grant and revokes an approved one (docs/contract.md §5.14); every other endpoint
  * names its action.
  */
 export function effectiveAction(requested: GrantAction, status: GrantStatus): GrantAction {

@@ -1,5 +1,5 @@
 /**
- * What an uploaded application principal holds (CONTRACT §5.11): a PEM certificate chain, leaf first, with an
+ * What an uploaded application principal holds (docs/contract.md §5.11): a PEM certificate chain, leaf first, with an
  * optional private key, or a custom (OAUTH) principal string. Pure: `now` comes in, nothing is stored here.
  */
 import { createHash, createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';

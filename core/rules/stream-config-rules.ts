@@ -1,4 +1,4 @@
-/** Rules of one stream config (CONTRACT §5.8), as pure functions: properties, pinned versions, topic names, browse permissions. */
+/** Rules of one stream config (docs/contract.md §5.8), as pure functions: properties, pinned versions, topic names, browse permissions. */
 import type { SubError } from '../errors';
 import { SCHEMA_TYPES } from './stream-rules';
 

@@ -1,4 +1,4 @@
-/** Rules of one stream between its fields (CONTRACT §5.7), as pure functions. */
+/** Rules of one stream between its fields (docs/contract.md §5.7), as pure functions. */
 import type { SubError } from '../errors';
 
 /** Key and value types whose data is described by a schema of the same type. */

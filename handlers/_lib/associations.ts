@@ -1,4 +1,4 @@
-/** `/{collection}/{id}/{rel}[/{propertyId}]` for every association of a resource (CONTRACT §3.5). */
+/** `/{collection}/{id}/{rel}[/{propertyId}]` for every association of a resource (docs/contract.md §3.5). */
 import type { Row } from '../../models/define';
 import type { RequestContext } from '../../core/context';
 import { BadRequestError, ForbiddenError, MethodNotAllowedError, NotFoundError, UnprocessableError } from '../../core/errors';

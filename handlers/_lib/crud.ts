@@ -130,7 +130,7 @@ export function resourceHandlers(resource: Resource) {
     return hal(body, 201, { Location: selfHref(resource, row, ctx), ...validatorHeaders(row) });
   }, mayCreate);
 
-  /** Target 404 → 403 → 412, in CONTRACT §2's order. */
+  /** Target 404 → 403 → 412, in docs/contract.md §2's order. */
   const editable = async (ctx: RequestContext) => {
     const row = await findVisible(resource, ctx, ctx.params.id);
     if (!(await resource.policy.canEdit(ctx, row))) throw new ForbiddenError(`You may not edit this ${resource.itemRel}`);

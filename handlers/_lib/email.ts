@@ -1,4 +1,4 @@
-/** `emailAddress` on the wire is `{email}` or null; input accepts a string, `{email}` or null (CONTRACT §5.2, §5.3). */
+/** `emailAddress` on the wire is `{email}` or null; input accepts a string, `{email}` or null (docs/contract.md §5.2, §5.3). */
 import { BadRequestError } from '../../core/errors';
 
 export function emailInput(field: string) {

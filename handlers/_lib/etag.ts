@@ -1,4 +1,4 @@
-/** ETag from the version column; If-Match → 412, If-None-Match / If-Modified-Since → 304 (CONTRACT §3.6). */
+/** ETag from the version column; If-Match → 412, If-None-Match / If-Modified-Since → 304 (docs/contract.md §3.6). */
 import type { Row } from '../../models/define';
 import type { RequestContext } from '../../core/context';
 import { PreconditionFailedError } from '../../core/errors';

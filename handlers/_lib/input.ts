@@ -1,4 +1,4 @@
-/** Request body → model values for create (POST), replace (PUT) and patch (PATCH) — CONTRACT §3.4. */
+/** Request body → model values for create (POST), replace (PUT) and patch (PATCH) — docs/contract.md §3.4. */
 import { Op, fn, col, where as sqlWhere, type Transaction } from 'sequelize';
 import type { Row } from '../../models/define';
 import type { RequestContext } from '../../core/context';
@@ -19,7 +19,7 @@ const has = (body: object, key: string) => Object.prototype.hasOwnProperty.call(
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
- * PATCH of a map: key by key, `null` removes a key, `{}` clears (CONTRACT §3.4). Keys are data, so the merge runs
+ * PATCH of a map: key by key, `null` removes a key, `{}` clears (docs/contract.md §3.4). Keys are data, so the merge runs
  * on a Map: assigning `out['__proto__'] = v` would set a prototype instead of storing the key.
  */
 export function mergeMap(current: unknown, patch: unknown): Record<string, unknown> | null {

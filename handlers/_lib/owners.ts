@@ -1,4 +1,4 @@
-/** The owners rule every owned kind shares (CONTRACT §7): a write may only hand a row to a group the caller may assign. */
+/** The owners rule every owned kind shares (docs/contract.md §7): a write may only hand a row to a group the caller may assign. */
 import type { Row } from '../../models/define';
 import type { RequestContext } from '../../core/context';
 import { ForbiddenError } from '../../core/errors';

@@ -1,4 +1,4 @@
-/** Page, size and sort (CONTRACT §3.3) and the paging links of a collection or search result. */
+/** Page, size and sort (docs/contract.md §3.3) and the paging links of a collection or search result. */
 import type { Order } from '../../models/select-sql';
 import { BadRequestError } from '../../core/errors';
 import { link, type Link } from '../../core/hal';

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §4.1: a reference is a full URI, any URI whose last non-empty path segment is the uid, or the bare uid.
+ * docs/contract.md §4.1: a reference is a full URI, any URI whose last non-empty path segment is the uid, or the bare uid.
  * It is looked up in the collection the field implies, never the one the URI names.
  */
 const UID = /^[0-9a-f]{32}$/;

@@ -1,4 +1,4 @@
-/** Rows → HAL items, summaries and collections (CONTRACT §3.2, §3.3, §3.6). */
+/** Rows → HAL items, summaries and collections (docs/contract.md §3.2, §3.3, §3.6). */
 import { primeParentRows } from '../../auth/parent-rows';
 import type { Row } from '../../models/define';
 import type { RequestContext } from '../../core/context';

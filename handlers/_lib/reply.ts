@@ -15,7 +15,7 @@ export interface Reply {
 export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
 
 /**
- * The checks of a handler that CONTRACT §2 orders before body validation (target 404 → 403 → 412). The adapter
+ * The checks of a handler that docs/contract.md §2 orders before body validation (target 404 → 403 → 412). The adapter
  * runs them when request validation fails, so e.g. a non-admin's invalid PATCH is 403, not 400.
  */
 export type Precheck = (ctx: RequestContext) => Promise<unknown>;

@@ -54,7 +54,7 @@ export interface AssociationDef {
   immutable?: boolean;
   /**
    * To-one: also rendered as a top-level field holding the target item (as its GET shows it, reduced to the scalar
-   * fields, the named `_embedded` entries and the named links), as the application's `owners` (CONTRACT §5.10).
+   * fields, the named `_embedded` entries and the named links), as the application's `owners` (docs/contract.md §5.10).
    */
   inline?: { fields?: string[]; embedded: string[]; links: string[]; /** Spring's `id` (= uid) first. */ id?: boolean };
 }
@@ -74,7 +74,7 @@ export interface SearchDef<S extends string = string> {
   /** One item (404 when none) instead of a page. */
   single?: boolean;
   where: (args: Record<string, any>, ctx: RequestContext) => WhereOptions | Promise<WhereOptions>;
-  /** A page embedded under another relation than the collection's, with items of another shape (CONTRACT §5.14). */
+  /** A page embedded under another relation than the collection's, with items of another shape (docs/contract.md §5.14). */
   render?: { rel: string; items: (rows: Row[], ctx: RequestContext) => Promise<Record<string, unknown>[]> };
 }
 
@@ -103,7 +103,7 @@ export interface Resource<C extends string = string, S extends string = string> 
   auditName: (row: Row) => string;
   /**
    * Files CREATED/UPDATED/DELETED under another entity than the row (reference data → the caller's Tenant,
-   * CONTRACT §8): its resourceName and resourceId, and what names the row itself, put first into `details`.
+   * docs/contract.md §8): its resourceName and resourceId, and what names the row itself, put first into `details`.
    * May read related rows (a stream config is filed under its stream's name).
    */
   auditAs?: (row: Row, ctx: RequestContext, transaction?: Transaction) => AuditAs | Promise<AuditAs>;

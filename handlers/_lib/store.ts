@@ -93,7 +93,7 @@ export async function resolveBodyRef(target: Resource, ctx: RequestContext, fiel
   return row;
 }
 
-/** A required body reference: `""`/`null`/absent → 400 `<field>: is required` (CONTRACT §4.1), else as resolveBodyRef. */
+/** A required body reference: `""`/`null`/absent → 400 `<field>: is required` (docs/contract.md §4.1), else as resolveBodyRef. */
 export async function resolveRequiredBodyRef(target: Resource, ctx: RequestContext, field: string, value: unknown, transaction?: Transaction): Promise<Row> {
   if (isNone(value)) throw new BadRequestError([`${field}: is required`], [{ field, message: 'is required', rejectedValue: value ?? null }]);
   return resolveBodyRef(target, ctx, field, value, transaction);

@@ -1,5 +1,5 @@
 /**
- * The shapes of an access grant other than its HAL item (CONTRACT §5.13, §5.14): the plain reply of
+ * The shapes of an access grant other than its HAL item (docs/contract.md §5.13, §5.14): the plain reply of
  * `POST /application_access_grants`, the items of `search/findByAttributes` and a grant embedded in its access.
  * Each renders a whole page at once, one query per related kind.
  */
@@ -137,7 +137,7 @@ export async function grantSearchItems(grants: Row[], ctx: RequestContext): Prom
   }));
 }
 
-/** A grant inside its access's `_embedded.grants` (CONTRACT §5.13). */
+/** A grant inside its access's `_embedded.grants` (docs/contract.md §5.13). */
 export async function embeddedGrants(grants: Row[], ctx: RequestContext): Promise<Record<string, unknown>[]> {
   const environments = await byUid(ctx, 'Environment', grants.map((g) => g.environmentUid));
   return grants.map((g) => {

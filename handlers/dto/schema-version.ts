@@ -1,5 +1,5 @@
 /**
- * The plain schema-version DTO the Terraform provider decodes (CONTRACT §5.9), answered for `Accept:
+ * The plain schema-version DTO the Terraform provider decodes (docs/contract.md §5.9), answered for `Accept:
  * application/json` without a HAL type by `GET /schema_versions/{id}` and `GET /stream_configs/{id}/keySchemaVersion`.
  */
 import type { Row } from '../../models/define';

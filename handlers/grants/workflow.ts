@@ -1,6 +1,6 @@
 /**
  * The access-grant use cases behind both `/application_access_grants` and `/application_access/{id}/grants`
- * (CONTRACT §6.1): a request, and a decision on an existing grant. The state machine itself is pure
+ * (docs/contract.md §6.1): a request, and a decision on an existing grant. The state machine itself is pure
  * (core/rules/grant-state.ts); here it meets rights, preconditions, the compare-and-set in the database and the audit
  * entry, all in one transaction.
  */
@@ -20,7 +20,7 @@ import { mutate } from '../_lib/mutation';
 
 export interface GrantRequest { application: Row; stream: Row; environment: Row; accessType: string }
 
-/** Audit entries of grants are filed under the application (CONTRACT §8); the grant and its context go into details. */
+/** Audit entries of grants are filed under the application (docs/contract.md §8); the grant and its context go into details. */
 function grantEntry(action: string, grant: Row, parts: { application: Row; stream: Row; environment: Row }, extra: Record<string, unknown> = {}): AuditEntry {
   return {
     action, resourceType: 'Application', resourceName: parts.application.shortName, resourceId: parts.application.uid,
@@ -56,7 +56,7 @@ async function accessFor(ctx: RequestContext, r: GrantRequest, transaction: Tran
 }
 
 /**
- * A new grant (CONTRACT §6.1): Pending, or Approved at once where the environment approves automatically. 422 when
+ * A new grant (docs/contract.md §6.1): Pending, or Approved at once where the environment approves automatically. 422 when
  * the stream is not configured there or the application cannot authenticate there; 409 for a second open grant.
  * Runs in the caller's transaction and answers the grant with its audit entries. `imported` (the topic wizard):
  * Approved at once, no principal needed, audited CREATED.

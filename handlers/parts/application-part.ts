@@ -1,6 +1,6 @@
 /**
  * What principals, credentials and deployments share as things of one application in one environment
- * (CONTRACT §5.11, §5.12, §5.15): the two fixed associations, the searches by them, and audit entries filed under
+ * (docs/contract.md §5.11, §5.12, §5.15): the two fixed associations, the searches by them, and audit entries filed under
  * the application with the row's uid and the environment in `details` (§8).
  */
 import type { Transaction } from 'sequelize';

@@ -1,5 +1,5 @@
 /**
- * An upload (CONTRACT §5.9) inside the caller's transaction: the schema of the document's fullName found or created,
+ * An upload (docs/contract.md §5.9) inside the caller's transaction: the schema of the document's fullName found or created,
  * its new version, and the audit entries; POST /schemas/upload and the topic wizard both upload through it.
  */
 import type { Transaction } from 'sequelize';
@@ -15,7 +15,7 @@ import { groupResource } from '../groups';
 
 export interface SchemaInput { schema: string; type?: SchemaType; version?: string; description?: string | null; owners?: unknown }
 
-/** `Invalid schema` with one entry per parser message (CONTRACT §5.9). */
+/** `Invalid schema` with one entry per parser message (docs/contract.md §5.9). */
 export function parsed(text: string, type: SchemaType | undefined): ParsedSchema {
   try {
     return parseSchema(text, type ?? 'AVRO');

@@ -1,5 +1,5 @@
 /**
- * The topic wizard's import (CONTRACT §10): each provider topic becomes a stream, its stream config in one
+ * The topic wizard's import (docs/contract.md §10): each provider topic becomes a stream, its stream config in one
  * environment, its key/value schema versions, and an application with Approved grants per ACL principal — each
  * found by its natural key first, so a second run creates nothing. Every entity is created through the same code
  * as its POST (validation, rules, audit), one transaction per topic.
@@ -68,7 +68,7 @@ class Tally {
 const ROLLBACK = Symbol('dry run');
 const SCHEMA_TYPE: Record<ProviderSchema['type'], SchemaType> = { AVRO: 'AVRO', PROTOBUF: 'PROTOBUF', JSON: 'JSON_SCHEMA' };
 
-/** A created entity's own entry, as the wizard files it: CREATED under its kind (CONTRACT §8). */
+/** A created entity's own entry, as the wizard files it: CREATED under its kind (docs/contract.md §8). */
 const asCreated = (entry: AuditEntry): AuditEntry => ({ ...entry, action: 'CREATED' });
 
 export async function importTopics(ctx: RequestContext, available: ProviderTopic[], request: ImportRequest): Promise<ImportReport> {
@@ -221,7 +221,7 @@ async function configOf(ctx: RequestContext, topic: ProviderTopic, values: Exclu
     properties: values.properties, keySchemaVersion: pin('key'), valueSchemaVersion: pin('value'),
   };
   const { row, audit: entries } = await createWithin(streamConfigResource, { ...ctx, body }, transaction);
-  // Imports keep the provider's topic name (CONTRACT §5.8) instead of the instance pattern's.
+  // Imports keep the provider's topic name (docs/contract.md §5.8) instead of the instance pattern's.
   row.set({ topicName: topic.name });
   await row.save({ transaction });
   const [own, ...rest] = entries;

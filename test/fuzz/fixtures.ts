@@ -259,7 +259,7 @@ export class Fixtures {
   }
 
   /**
-   * A deployment (CONTRACT §5.15): its application must be a Connector (the pool's applications are, from their
+   * A deployment (docs/contract.md §5.15): its application must be a Connector (the pool's applications are, from their
    * example) with an active principal in the environment and an approved access grant there. Tries the pool's
    * application × environment pairs (a pair already deployed is 409, an application the fuzzer changed may be
    * refused with 400) and, when none is left, a new application. The reply is an empty 201; the uid is `Location`'s.

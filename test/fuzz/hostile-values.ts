@@ -58,7 +58,7 @@ export const ACCEPTS: (string | undefined)[] = [
   'application/schema+json', 'application/alps+json', 'application/json;charset=latin1', '',
 ];
 
-/** Content-Types for a request with a body; undefined sends none (CONTRACT §1.4: then it is JSON). */
+/** Content-Types for a request with a body; undefined sends none (docs/contract.md §1.4: then it is JSON). */
 export const CONTENT_TYPES: (string | undefined)[] = [
   'application/json', 'application/json', 'application/json; charset=utf-8', undefined, 'text/plain',
   'application/merge-patch+json', 'application/x-spring-data-compact+json', 'text/uri-list', 'application/xml',

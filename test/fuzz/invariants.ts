@@ -1,7 +1,7 @@
 /**
  * What must hold for every fuzzed request, whatever was sent:
  *  1. no 5xx (but a 502 where the operation documents one: its provider could not be reached);
- *  2. every status ≥ 400 carries the one error body of spec §7 / CONTRACT §2, as application/hal+json;
+ *  2. every status ≥ 400 carries the one error body of docs/contract.md §2, as application/hal+json;
  *  3. an accepted write stores what it was given: every scalar sent at a typed, non-enum, non-reference,
  *     non-write-only field, and every value of a string map, reads back identical from GET of the item;
  *  4. a refused mutating request changes nothing: the database fingerprint of the fuzz tenants is unchanged;
@@ -45,9 +45,9 @@ export interface Echo { path: string[]; value: unknown }
 
 /**
  * Body fields of action operations that are stored under another name of the item: the `reason` of a deny or a
- * revoke becomes the grant's `comment` (CONTRACT §5.14). `null`: a field that is no stored value — the `action`
- * and `taskId` of a deployment operation are commands (CONTRACT §5.15), a credential's `type` is stored canonical
- * in `types[].type` (CONTRACT §5.12). By `METHOD template`.
+ * revoke becomes the grant's `comment` (docs/contract.md §5.14). `null`: a field that is no stored value — the `action`
+ * and `taskId` of a deployment operation are commands (docs/contract.md §5.15), a credential's `type` is stored canonical
+ * in `types[].type` (docs/contract.md §5.12). By `METHOD template`.
  */
 export const STORED_AS: Record<string, Record<string, string | null>> = {
   'POST /application_access_grants/{id}/deny': { reason: 'comment' },
@@ -58,7 +58,7 @@ export const STORED_AS: Record<string, Record<string, string | null>> = {
 
 /**
  * The object an accepted body describes: a principal POST is a one-element array of it or the object itself
- * (CONTRACT §5.11); the schema is then the object alternative.
+ * (docs/contract.md §5.11); the schema is then the object alternative.
  */
 function unwrapped(schema: Schema, sent: unknown): [Schema, unknown] {
   const s = deref(schema);
@@ -84,7 +84,7 @@ export function echoExpectations(bodySchema: Schema, body: unknown, storedAs: Re
     const s = flatten(p);
     if (s.writeOnly || s.oneOf || s.anyOf) continue;
     if (['string', 'integer', 'number', 'boolean'].includes(s.type)) {
-      // Enums are matched ignoring case and spelling (CONTRACT §4): stored canonical, not verbatim.
+      // Enums are matched ignoring case and spelling (docs/contract.md §4): stored canonical, not verbatim.
       if (!s.enum && !s.format?.startsWith('date') && value !== undefined) out.push({ path: [storedAs[key] ?? key], value });
     } else if (s.type === 'object' && value && typeof value === 'object' && !Array.isArray(value)) {
       // String maps (`properties`, `settings`): every key sent with a value is there with exactly that value.
@@ -103,7 +103,7 @@ export function echoProblems(expected: Echo[], item: unknown): string[] {
   for (const { path, value } of expected) {
     let cur: unknown = item;
     for (const seg of path) {
-      // A map read back as pairs: deployment `configs` are `[{configKey, configValue}]` (CONTRACT §5.15).
+      // A map read back as pairs: deployment `configs` are `[{configKey, configValue}]` (docs/contract.md §5.15).
       if (Array.isArray(cur) && cur.every((e) => e && typeof e === 'object' && 'configKey' in e)) {
         cur = (cur as Array<{ configKey: unknown; configValue: unknown }>).find((e) => e.configKey === seg)?.configValue;
         continue;
@@ -207,7 +207,7 @@ export function echoDiffKind(sent: unknown, got: unknown): string {
 }
 
 /**
- * A generated credential (CONTRACT §5.12): the creation reply is `[{authData:{username, password, provider,
+ * A generated credential (docs/contract.md §5.12): the creation reply is `[{authData:{username, password, provider,
  * clusters}}]` with a 32-character password, and the password is never stored or shown in plain — not in the
  * credential's row, not in the audit history, not on GET of the credential.
  */

@@ -65,7 +65,7 @@ const structured = (s: Schema | undefined) => !!s && ['type', '$ref', 'oneOf', '
  * document's own schema is unstructured.
  */
 const DESCRIBED_IN_WORDS: Record<string, Schema> = {
-  // "A JSON array holding one ApplicationPrincipalCreate, or that object itself" (CONTRACT §5.11).
+  // "A JSON array holding one ApplicationPrincipalCreate, or that object itself" (docs/contract.md §5.11).
   'POST /application_principals': {
     oneOf: [
       { type: 'array', minItems: 1, maxItems: 1, items: { $ref: '#/components/schemas/ApplicationPrincipalCreate' } },
@@ -118,7 +118,7 @@ export class RefPick {
 }
 
 /**
- * The collection a reference field points into (CONTRACT §4.1): owners/viewers/groups → groups; people → users;
+ * The collection a reference field points into (docs/contract.md §4.1): owners/viewers/groups → groups; people → users;
  * `…Id` fields of an access request → their collection; otherwise the field name pluralised (instance →
  * instances, clusters → clusters).
  */

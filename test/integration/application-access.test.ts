@@ -1,5 +1,5 @@
 /**
- * Application access end to end (CONTRACT §5.13, §5.14, §6.1, §7, §7.1, §8): an application owner and a stream
+ * Application access end to end (docs/contract.md §5.13, §5.14, §6.1, §7, §7.1, §8): an application owner and a stream
  * owner in different groups request, approve, deny, cancel and revoke grants through `/application_access_grants`
  * and `/application_access/{id}/grants`; every illegal move and missing right; one open grant per
  * application+stream+environment+accessType (also under concurrent HTTP calls); request preconditions and
@@ -466,7 +466,7 @@ describe('one open grant per application, stream, environment and access type; r
     for (const field of ['applicationId', 'streamId', 'environmentId', 'accessType']) expect(res.body.errors).toContain(`${field}: is required`);
   });
 
-  // CONTRACT §4.1: `""`/`null` = none (required → 400 `<field>: is required`).
+  // docs/contract.md §4.1: `""`/`null` = none (required → 400 `<field>: is required`).
   it.each([
     ['applicationId', null], ['applicationId', ''], ['streamId', null], ['streamId', ''], ['environmentId', null], ['environmentId', ''],
   ])('%s = %j → 400 `<field>: is required`', async (field, value) => {
@@ -756,7 +756,7 @@ describe('/application_access', () => {
     expect(embedded[1].processedAt).toMatch(TS);
   });
 
-  // CONTRACT §4.1: `""`/`null` = none (required → 400 `<field>: is required`).
+  // docs/contract.md §4.1: `""`/`null` = none (required → 400 `<field>: is required`).
   it.each([null, ''])('POST {self}/grants with environment %j → 400 `environment: is required`, nothing requested', async (environment) => {
     const before = await app.models.ApplicationAccessGrant.count({ where: { accessUid: access.uid } });
     const res = await call(app, 'POST', `${self}/grants`, { token: w.appOwner.token, body: { environment } });

@@ -1,5 +1,5 @@
 /**
- * Application credentials end to end (CONTRACT §5.12, §7, §7.1, §8, §11.6, §11.7): the generated username and
+ * Application credentials end to end (docs/contract.md §5.12, §7, §7.1, §8, §11.6, §11.7): the generated username and
  * password of `POST /application_authentications` and its `[{authData}]` reply; targets, default and explicit
  * types and the 400s naming the field; the password stored only as SCRAM verifiers (RFC 5802) or scrypt and never
  * shown again (items, collection, every search, PATCH replies, audit rows); the HAL collection and item; PATCH,

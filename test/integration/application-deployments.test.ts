@@ -1,5 +1,5 @@
 /**
- * Application deployments end to end (CONTRACT §5.15, §6.2, §6.3, §7, §7.1, §8, §11.6, §11.12, §11.13), through the
+ * Application deployments end to end (docs/contract.md §5.15, §6.2, §6.3, §7, §7.1, §8, §11.6, §11.12, §11.13), through the
  * API alone: a Connector (active principal, approved grant) and a Ksml application (credential, YAML definition)
  * each deployed, started, looked at, stopped and removed; every refusal as 400 (never 422) with the exact text the
  * Terraform provider reads; config checks at POST, PUT, PATCH and START; the state machine and its action links;

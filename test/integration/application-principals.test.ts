@@ -1,5 +1,5 @@
 /**
- * Application principals end to end (CONTRACT §5.11, §6.3, §7, §7.1, §8, §11.6, §11.11): the one-element-array
+ * Application principals end to end (docs/contract.md §5.11, §6.3, §7, §7.1, §8, §11.6, §11.11): the one-element-array
  * POST and its JSON-string reply; what is stored from a certificate chain (RFC 4514 DN, chain, expiry,
  * fingerprint as openssl computes it) or a custom string; private keys (Connector only, must match, sealed in the
  * database, never shown in a reply or audit row); duplicates per environment; activation of Connector principals
@@ -250,7 +250,7 @@ describe('POST /application_principals', () => {
       delete body[field];
       const res = await post(wrap(body));
       expectError(res, 400);
-      // CONTRACT §2: validation says `<path>: <problem>`; the bad-body message is for a missing or unparsable body.
+      // docs/contract.md §2: validation says `<path>: <problem>`; the bad-body message is for a missing or unparsable body.
       expect(res.body.errors).toEqual([expect.stringMatching(new RegExp(`^(\\[0\\]\\.)?${field}: is required$`))]);
     }
   });

@@ -1,4 +1,4 @@
-/** Applications (CONTRACT §5.10, §4.3, §7, §8): fields and enums, owners inline, rules, permissions, searches, audit. */
+/** Applications (docs/contract.md §5.10, §4.3, §7, §8): fields and enums, owners inline, rules, permissions, searches, audit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf } from '../support/audit';

@@ -1,5 +1,5 @@
 /**
- * `GET /stream_configs/{id}/asyncapi` (CONTRACT §9): every document the service makes is read by the official
+ * `GET /stream_configs/{id}/asyncapi` (docs/contract.md §9): every document the service makes is read by the official
  * AsyncAPI parser with zero errors; content negotiation; who may read it; the document follows every change of
  * the rows it is made of (stream, config, schema versions, environment, instance, clusters, tenant).
  */

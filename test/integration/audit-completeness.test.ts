@@ -1,5 +1,5 @@
 /**
- * Issue 13 / CONTRACT §8: every mutation of the API is in the audit history, with the action and resource its table
+ * Issue 13 / docs/contract.md §8: every mutation of the API is in the audit history, with the action and resource its table
  * names. The walk performs every mutating operation of generated/openapi.json (associations once per rel and
  * method) and compares the entries each request wrote with the table; an operation the walk does not perform fails
  * the suite, so a future endpoint cannot ship without its audit. Refusals and reads must write nothing, and no
@@ -22,7 +22,7 @@ const WRITES = ['post', 'put', 'patch', 'delete'] as const;
 /** POSTs that change nothing: the schema parse check, and the provider questions that only read the provider. */
 const READ_ONLY_POSTS = new Set(['checkSchema', 'validateProviderCredentials', 'discoverProviderResources', 'getWizardTopicsInfo']);
 
-/** The audit resource type of each collection's own entries (CONTRACT §8: reference data under the tenant). */
+/** The audit resource type of each collection's own entries (docs/contract.md §8: reference data under the tenant). */
 const KIND: Record<string, string> = {
   tenants: 'Tenant', users: 'User', groups: 'Group', clusters: 'Cluster', instances: 'Instance', environments: 'Environment',
   streams: 'Topic', stream_configs: 'Topic', schemas: 'Schema', applications: 'Application', application_access: 'Application',
@@ -133,7 +133,7 @@ const pool: Record<string, string[]> = {};
 const uri = (collection: string, uid: string) => `${app.api}/${collection}/${uid}`;
 const put = (collection: string, uid: string) => { (pool[collection] ??= []).push(uid); return uid; };
 
-describe('audit completeness: every mutating operation writes the entries of CONTRACT §8', () => {
+describe('audit completeness: every mutating operation writes the entries of docs/contract.md §8', () => {
   it('walks every mutating operation of the spec', async () => {
     const T = t.tenant.uid;
     // --- tenants (a SUPER_ADMIN's), users, roles, contact -------------------------------------------------------

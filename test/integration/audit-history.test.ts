@@ -1,5 +1,5 @@
 /**
- * `GET /audit-history` (CONTRACT §8): every filter, relative and absolute time bounds, paging and sort, 400 naming
+ * `GET /audit-history` (docs/contract.md §8): every filter, relative and absolute time bounds, paging and sort, 400 naming
  * the bad parameter, who sees which entries, single entries and the list of actions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -179,7 +179,7 @@ describe('audit history: who sees what', () => {
     expect(await events(`?resourceId=${cluster.uid}`, other.admin.token)).toEqual([]);
   });
 
-  it('the actions: every name of spec §6, as a plain array', async () => {
+  it('the actions: every name of docs/contract.md §8, as a plain array', async () => {
     const res = await call(app, 'GET', '/audit-history/actions', { token: outsider.token });
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(34);

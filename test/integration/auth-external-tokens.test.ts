@@ -1,5 +1,5 @@
 /**
- * External IdP mode (AUTH_URL, CONTRACT §1.3), tokens: verified against the realm's JWKS of a second, independent
+ * External IdP mode (AUTH_URL, docs/contract.md §1.3), tokens: verified against the realm's JWKS of a second, independent
  * issuer on a loopback port (cached, refetched once on an unknown kid, rate-limited against floods of random
  * kids, 502 while the IdP is unreachable), and every kind of foreign or broken token refused with 401.
  */

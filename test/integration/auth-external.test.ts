@@ -1,5 +1,5 @@
 /**
- * External IdP mode (AUTH_URL, CONTRACT §1.3), users: the embedded issuer is off, and a token of a second,
+ * External IdP mode (AUTH_URL, docs/contract.md §1.3), users: the embedded issuer is off, and a token of a second,
  * independent issuer (its own keys, its own loopback port) names a user found by subject, linked by email or
  * created just in time from the claims; checks use the roles stored in the database. Key handling and refused
  * tokens: auth-external-tokens.test.ts.

@@ -1,5 +1,5 @@
 /**
- * The embedded issuer's client_credentials grant over HTTP against the real app and database (CONTRACT §1.2):
+ * The embedded issuer's client_credentials grant over HTTP against the real app and database (docs/contract.md §1.2):
  * service accounts by client secret (form or Basic) and federated by a trusted issuer's client assertion, every
  * failure's status and OAuth error, tenant separation, and discovery. Refresh tokens and keys: auth-refresh.test.ts.
  */
@@ -57,7 +57,7 @@ function assertion(sub: string, claims: Rec = {}, options: jwt.SignOptions = {},
   return issuer.sign(payload, options);
 }
 
-/** The reply and access token every service-account success must have (CONTRACT §1.2, spec §5.6). */
+/** The reply and access token every service-account success must have (docs/contract.md §1.2). */
 async function expectServiceAccountToken(res: { status: number; body: Rec }, t: TestTenant, clientId: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(Object.keys(res.body).sort()).toEqual(['access_token', 'expires_in', 'scope', 'token_type']);

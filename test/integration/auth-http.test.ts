@@ -1,5 +1,5 @@
 /**
- * Bearer authentication and tenant isolation over HTTP against the real app (CONTRACT §1.2, §1.3): 401 causes
+ * Bearer authentication and tenant isolation over HTTP against the real app (docs/contract.md §1.2, §1.3): 401 causes
  * and their WWW-Authenticate header, the realm header, tenant separation (404 not 403), the password grant's
  * failure body, and the TENANT_ADMIN gate on writing clusters.
  */

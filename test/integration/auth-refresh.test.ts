@@ -1,5 +1,5 @@
 /**
- * The embedded issuer's refresh_token grant over HTTP against the real app and database (CONTRACT §1.2: same client,
+ * The embedded issuer's refresh_token grant over HTTP against the real app and database (docs/contract.md §1.2: same client,
  * no rotation, the user re-read), and its signing keys across instances: kept in the database, so a token of one
  * instance verifies on another started later, and still verifying after rotation until the grace period ends.
  */

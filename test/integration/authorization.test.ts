@@ -1,5 +1,5 @@
 /**
- * GET /auth (CONTRACT §7.1): parameter handling, 404 before any answer about invisible resources, allow/deny per
+ * GET /auth (docs/contract.md §7.1): parameter handling, 404 before any answer about invisible resources, allow/deny per
  * role and ownership, and agreement with the edit/delete links the same caller sees on the resource itself — for
  * every /auth type, principals, credentials and deployments included (their create under the application, a
  * principal's `activate`, a deployment's operation links).
@@ -27,7 +27,7 @@ const must = async (method: string, path: string, token: string, status: number,
 
 /**
  * A Ksml application of the world's app team with a credential (through `POST /application_authentications`), an
- * Approved grant (the Auto environment) and a deployment there, Stopped (CONTRACT §5.15).
+ * Approved grant (the Auto environment) and a deployment there, Stopped (docs/contract.md §5.15).
  */
 async function ksmlDeployment(w: AccessWorld, tag: string) {
   const token = w.appOwner.token;
@@ -100,7 +100,7 @@ beforeAll(async () => {
   uid.revokedGrant = await grant(w.other, w.auto, 'CONSUMER');
   await act('POST', `/application_access_grants/${uid.revokedGrant}/revoke`, w.appOwner.token, 200);
 
-  // Principals, credentials and deployments (CONTRACT §5.11, §5.12, §5.15, §7): the world application's custom
+  // Principals, credentials and deployments (docs/contract.md §5.11, §5.12, §5.15, §7): the world application's custom
   // principal (in the "Stream owner" environment, owned by the stream team) and credential (in the Auto one); a
   // Connector with an active and an inactive principal and a Running deployment; a Ksml application with a
   // credential and a Stopped deployment.
@@ -188,7 +188,7 @@ describe('GET /auth', () => {
     ["another tenant's deployment, asking to view it", 'admin', 'APPLICATION_DEPLOYMENT_VIEW', 'APPLICATION_DEPLOYMENT', 'otherDeployment'],
     ["another tenant's application as the parent of a principal", 'admin', 'APPLICATION_PRINCIPAL_CREATE', 'APPLICATION_PRINCIPAL', 'otherApp'],
     ["another tenant's application as the parent of a deployment", 'admin', 'APPLICATION_DEPLOYMENT_CREATE', 'APPLICATION_DEPLOYMENT', 'otherKsmlApp'],
-    // The environment's owners see principals and deployments there, never credentials (CONTRACT §7).
+    // The environment's owners see principals and deployments there, never credentials (docs/contract.md §7).
     ["a credential in an environment the caller owns", 'streamOwner', 'APPLICATION_CREDENTIAL_VIEW', 'APPLICATION_CREDENTIAL', 'credential'],
     ['a principal of an application and an environment the caller does not own', 'outsider', 'APPLICATION_PRINCIPAL_EDIT', 'APPLICATION_PRINCIPAL', 'principal'],
     ['a deployment of an application and an environment the caller does not own', 'outsider', 'DEPLOYMENT_OPERATE', 'APPLICATION_DEPLOYMENT', 'runningDeployment'],
@@ -269,7 +269,7 @@ describe('GET /auth', () => {
     ['owner', 'TENANT_WIZARD', 'TENANT', 'tenant', false],
     ['owner', 'cluster_view', 'cluster', 'cluster', true],
     ['owner', 'environment-edit', 'Environment', 'publicEnv', true],
-    // Access grants (CONTRACT §6.1, §7): the stream's editors approve and deny, the application's editors cancel,
+    // Access grants (docs/contract.md §6.1, §7): the stream's editors approve and deny, the application's editors cancel,
     // both revoke; EDIT is approve (PUT) and DELETE is cancel.
     ['streamOwner', 'GRANT_APPROVE', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', true],
     ['streamOwner', 'GRANT_DENY', 'APPLICATION_ACCESS_GRANT', 'pendingGrant', true],
@@ -312,7 +312,7 @@ describe('GET /auth', () => {
     ['appOwner', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', 'publicApp', false],
     ['appOwner', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', undefined, true],
     ['nobody', 'APPLICATION_ACCESS_GRANT_CREATE', 'APPLICATION_ACCESS_GRANT', undefined, false],
-    // Principals, credentials, deployments (CONTRACT §7): the application's editors do everything; the
+    // Principals, credentials, deployments (docs/contract.md §7): the application's editors do everything; the
     // environment's owners see principals and deployments there (not credentials) and change nothing.
     ['appOwner', 'APPLICATION_PRINCIPAL_VIEW', 'APPLICATION_PRINCIPAL', 'principal', true],
     ['appOwner', 'APPLICATION_PRINCIPAL_EDIT', 'APPLICATION_PRINCIPAL', 'principal', true],
@@ -334,7 +334,7 @@ describe('GET /auth', () => {
     ['streamOwner', 'APPLICATION_DEPLOYMENT_DELETE', 'APPLICATION_DEPLOYMENT', 'stoppedDeployment', false],
     ['appOwner', 'application-deployment-edit', 'Application Deployment', 'stoppedDeployment', true],
     ['appOwner', 'deployment operate', 'application_deployment', 'stoppedDeployment', true],
-    // Creates under an application: its editors (CONTRACT §7.1: the parent is the application).
+    // Creates under an application: its editors (docs/contract.md §7.1: the parent is the application).
     ['appOwner', 'APPLICATION_PRINCIPAL_CREATE', 'APPLICATION_PRINCIPAL', 'connectorApp', true],
     ['streamOwner', 'APPLICATION_PRINCIPAL_CREATE', 'APPLICATION_PRINCIPAL', 'connectorApp', false],
     ['appOwner', 'APPLICATION_CREDENTIAL_CREATE', 'APPLICATION_CREDENTIAL', 'ksmlApp', true],

@@ -1,6 +1,6 @@
 /**
  * The database ends the service's sessions (a restart, a failover, an administrator's pg_terminate_backend or
- * KILL CONNECTION): a request on an ended session answers 503 in the spec §7 format, never 500 and never a crash,
+ * KILL CONNECTION): a request on an ended session answers 503 in the docs/contract.md §2 format, never 500 and never a crash,
  * and the service recovers by itself with new connections. The sessions ended are exactly the test app's own
  * (other files share the database): on PostgreSQL all with the app's application_name, including sessions still
  * starting up; on MySQL/MariaDB those whose connection id the app's new connections reported.

@@ -1,5 +1,5 @@
 /**
- * The one error format (spec §7, CONTRACT §2) across the pipeline: routing 404/405, body 415/413/400, validation,
+ * The one error format (docs/contract.md §2) across the pipeline: routing 404/405, body 415/413/400, validation,
  * enums, uniqueness 409 and an unreachable database 503. Clusters are the subject.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Conditional requests and write semantics of an item (CONTRACT §3.4, §3.6): ETag from the version column,
+ * Conditional requests and write semantics of an item (docs/contract.md §3.4, §3.6): ETag from the version column,
  * If-None-Match → 304, stale If-Match → 412; PATCH merges, PUT replaces. Clusters are the subject.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * General endpoints and transport conventions (CONTRACT §1.3, §1.4, §3.1): the index, /info, the OpenAPI
+ * General endpoints and transport conventions (docs/contract.md §1.3, §1.4, §3.1): the index, /info, the OpenAPI
  * documents, X-Request-Id, HEAD and the tolerated trailing slash.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The HTTP half of issue 10's race safety (CONTRACT §5.14, §6.1, §11.14): many concurrent decisions on one grant
+ * The HTTP half of issue 10's race safety (docs/contract.md §5.14, §6.1, §11.14): many concurrent decisions on one grant
  * move it exactly once, with exactly one audit entry; many concurrent requests for the same grant make exactly one
  * row. The losers answer 409 (lost the compare-and-set or the unique open key) or 422 (read the grant after it
  * moved) — never a 5xx, never a second transition. Runs on PostgreSQL and, in the MariaDB runs, on MariaDB through
@@ -145,7 +145,7 @@ describe('concurrent decisions on one Pending grant (approve, deny, cancel)', ()
 
   /**
    * approve + deny + cancel: exactly one of APPROVED / DENIED / CANCELLED. `POST /deny` on an Approved grant revokes
-   * it (CONTRACT §5.14), so when approve wins, one later deny may make the one legitimate second move (REVOKED) —
+   * it (docs/contract.md §5.14), so when approve wins, one later deny may make the one legitimate second move (REVOKED) —
    * and every successful reply is accounted for by exactly one audit entry.
    */
   for (const round of [1, 2]) {

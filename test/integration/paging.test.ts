@@ -1,5 +1,5 @@
 /**
- * Paging, sorting, compact listings and searches of a collection (CONTRACT §3.3, §3.6; spec §8), with clusters
+ * Paging, sorting, compact listings and searches of a collection (docs/contract.md §3.3, §3.6; docs/contract.md §3.3), with clusters
  * as the subject: 7 clusters in this file's tenant, an empty fresh tenant for the empty case.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

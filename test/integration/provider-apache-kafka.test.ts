@@ -24,7 +24,7 @@ import { certificateKit, type CertificateKit } from '../support/certificates';
 import { loopbackServerCertificate, startFakeRegistry, type FakeRegistry } from '../support/fake-registry';
 import { startMockKafka, type MockKafka } from '../support/mock-kafka';
 
-// librdkafka 2.0's mock gives every partition min(3, brokers) replicas whatever was asked: ask for exactly that.
+// Three brokers, and topics replicated on all three: the replication factor the import reads back is the one asked for.
 const BROKERS = 3;
 const KAFKA_PASSWORD = 'kafka-pw-123';
 const AVRO = '{"type":"record","name":"Order","fields":[{"name":"id","type":"string"}]}';

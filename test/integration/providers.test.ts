@@ -1,5 +1,5 @@
 /**
- * CONTRACT §10, issue 14: the provider endpoints over HTTP, each provider against the closest real thing here —
+ * docs/contract.md §10, issue 14: the provider endpoints over HTTP, each provider against the closest real thing here —
  * loopback Aiven and Confluent Cloud APIs, librdkafka's mock Kafka cluster (real Kafka protocol) for the
  * self-managed cluster — with good and bad credentials, 5xx and hanging providers, every refusal, and the
  * credentials nowhere in logs or the audit history.

@@ -1,5 +1,5 @@
 /**
- * Reference data (CONTRACT §5.16): seeds of every new tenant, CRUD by TENANT_ADMIN only, uniqueness, validation,
+ * Reference data (docs/contract.md §5.16): seeds of every new tenant, CRUD by TENANT_ADMIN only, uniqueness, validation,
  * searches, audit under the Tenant, tenancy, and an instance's optional support tier (§5.4).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

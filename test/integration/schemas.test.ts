@@ -1,4 +1,4 @@
-/** Schemas and versions (CONTRACT §5.9, §7, §8): check-parse, upload, plain and HAL reads, owners, deletes, audit. */
+/** Schemas and versions (docs/contract.md §5.9, §7, §8): check-parse, upload, plain and HAL reads, owners, deletes, audit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf, auditActions } from '../support/audit';

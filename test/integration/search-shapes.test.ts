@@ -1,5 +1,5 @@
 /**
- * CONTRACT §3.3, §5, §11.8: only the searches marked single answer one item (404 when nothing matches); every
+ * docs/contract.md §3.3, §5, §11.8: only the searches marked single answer one item (404 when nothing matches); every
  * other search answers the collection shape (an empty page when nothing matches). Every search of the OpenAPI
  * document is walked, so a new search must be classified here before it can land.
  */
@@ -9,19 +9,19 @@ import { accessWorld } from '../support/access-world';
 import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { call, created } from '../support/http';
 
-/** CONTRACT §5's single-entity searches, by collection. */
+/** docs/contract.md §5's single-entity searches, by collection. */
 const SINGLE = new Set(['tenants/findByShortName', 'instances/findByName', 'instances/findByShortName',
   'applications/findByName', 'applications/findByShortName', 'applications/findByApplicationId', 'schema_versions/findBySchemaAndVersion']);
 SINGLE.add('connect_plugins/findByPluginClass');
 SINGLE.add('application_access/findByGrantsContaining');
 /**
- * CONTRACT §5.12, §11.6: the credential searches answer a plain JSON array of credentials (no `_embedded`, no
+ * docs/contract.md §5.12, §11.6: the credential searches answer a plain JSON array of credentials (no `_embedded`, no
  * `page`, no links) whatever the Accept; `page` and `size` slice it.
  */
 const ARRAY = new Set(['application_credentials/findAllByApplicationIdAndEnvironmentId', 'application_credentials/findByApplicationIdAndEnvironmentId',
   'application_credentials/findAllByApplicationIdAndEnvironmentIdAndTypesType', 'application_credentials/findByApplicationId',
   'application_credentials/findByApplicationIdAndTypesType']);
-/** Parameters that name another resource: an unknown one answers 404 (CONTRACT §4.1). */
+/** Parameters that name another resource: an unknown one answers 404 (docs/contract.md §4.1). */
 const REFERENCES = new Set(['instance', 'owners', 'schema', 'stream', 'environment', 'application', 'applicationAccessGrant', 'streamId', 'environmentId']);
 /** `applicationId` is a reference in the grant search, the application's own `applicationId` in the application one. */
 const isReference = (collection: string, param: string) => REFERENCES.has(param) || (param === 'applicationId' && collection !== 'applications');
@@ -194,7 +194,7 @@ describe('search shapes', () => {
       // `page` and `size` slice the array: past the end it is empty, never a page object.
       const sliced = await call(app, 'GET', `/${collection}/search/${method}?${query((p) => matching(collection, p))}&page=1&size=1`, { token: t.admin.token });
       expect([sliced.status, sliced.body], sliced.text).toEqual([200, []]);
-      // An unknown reference answers 404 (CONTRACT §4.1); the right ones with a type nothing holds, an empty array.
+      // An unknown reference answers 404 (docs/contract.md §4.1); the right ones with a type nothing holds, an empty array.
       expect(miss.status, miss.text).toBe(404);
       const known = (p: string) => (isReference(collection, p) ? matching(collection, p) : missing(p));
       const empty = await call(app, 'GET', `/${collection}/search/${method}?${full(known)}`, { token: t.admin.token });
@@ -211,7 +211,7 @@ describe('search shapes', () => {
       expect(Object.keys(hit.body._embedded)).toEqual([embedded]);
       expect(hit.body._embedded[embedded].map((r: any) => r.uid)).toContain(rows[collection].uid);
       expect(hit.body.page).toMatchObject({ number: 0, size: 20 });
-      // An unknown reference in a query answers 404 (CONTRACT §4.1); any other miss is an empty page.
+      // An unknown reference in a query answers 404 (docs/contract.md §4.1); any other miss is an empty page.
       const refs = params.filter((p) => isReference(collection, p));
       if (refs.length > 0) expect(miss.status, miss.text).toBe(404);
       else expect([miss.status, miss.body._embedded[embedded], miss.body.page.totalElements]).toEqual([200, [], 0]);

@@ -1,5 +1,5 @@
 /**
- * Secrets never come back (CONTRACT §5.11, §5.12, §8, §1.2): one full flow — a generated credential, a Connector
+ * Secrets never come back (docs/contract.md §5.11, §5.12, §8, §1.2): one full flow — a generated credential, a Connector
  * principal uploaded with its private key (and replaced by another certificate and key, and a refused upload with a
  * key that does not match), activation, an approved grant, a deployment started and stopped, and every read the
  * UI or the Terraform provider makes in between — records every response (status line, headers, body), every

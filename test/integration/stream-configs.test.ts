@@ -1,5 +1,5 @@
 /**
- * Stream configs (CONTRACT §5.8, §7, §8, §11.10): defaults and topic names, validation, pinned versions and
+ * Stream configs (docs/contract.md §5.8, §7, §8, §11.10): defaults and topic names, validation, pinned versions and
  * backward compatibility, plain version reads, permissions, browse permissions, searches, blockers, audit and the
  * requests of the Terraform provider.
  */

@@ -1,4 +1,4 @@
-/** Streams (CONTRACT §5.7, §7, §8): types and schemas, classification, visibility, permissions, searches, audit. */
+/** Streams (docs/contract.md §5.7, §7, §8): types and schemas, classification, visibility, permissions, searches, audit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { auditOf } from '../support/audit';

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §7 and issue 4: nothing of another tenant is visible or reachable on any path. This walks EVERY
+ * docs/contract.md §7 and issue 4: nothing of another tenant is visible or reachable on any path. This walks EVERY
  * operation of the OpenAPI document with tenant B's tokens (its TENANT_ADMIN, and a SUPER_ADMIN of B) against
  * tenant A's data: an id of A answers 404 (never 403, never 400 that would confirm it), and no answer — lists,
  * searches, counts, links — carries any uid of A. A new path or collection without a fixture here fails the test.
@@ -202,7 +202,7 @@ describe('tenant isolation on every path of the spec', () => {
       const token = caller === 'tenant admin of B' ? b.admin.token : bSuper.token;
       const failures: string[] = [];
       for (const probe of probes()) {
-        // A SUPER_ADMIN manages every tenant through /tenants (CONTRACT §7): that is the one exception.
+        // A SUPER_ADMIN manages every tenant through /tenants (docs/contract.md §7): that is the one exception.
         const superTenants = caller === 'SUPER_ADMIN of B' && probe.template.startsWith('/tenants');
         if (superTenants) continue;
         const path = probe.path + (probe.method === 'GET' ? queryFor(probe.template) : '');

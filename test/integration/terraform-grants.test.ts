@@ -1,5 +1,5 @@
 /**
- * Application access grants exactly as the Axual Terraform provider drives them (CONTRACT §5.14, §6.1, §11 items
+ * Application access grants exactly as the Axual Terraform provider drives them (docs/contract.md §5.14, §6.1, §11 items
  * 6, 7, 9, 13, 14): `axual-webclient/application_access_grant.go` sends the calls, `applications_access_grant_data.go`
  * says what it decodes, and the resources `application_access_grant`, `application_access_grant_approval`, the
  * data source `application_access_grant` and `application_deployment` decide what to call from what they read.

@@ -1,5 +1,5 @@
 /**
- * Users over HTTP (CONTRACT §5.2, §7): CRUD, validation, who may change what (tenant admin, self, others),
+ * Users over HTTP (docs/contract.md §5.2, §7): CRUD, validation, who may change what (tenant admin, self, others),
  * roles assignment with its SUPER_ADMIN and last-TENANT_ADMIN rules, service accounts and their one-time secret,
  * `/user`, the e-mail search, tenant isolation and the audit history without secrets.
  */

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §10, issue 14: the topic wizard against a loopback Aiven (the real AIVEN adapter and HTTP client): the
+ * docs/contract.md §10, issue 14: the topic wizard against a loopback Aiven (the real AIVEN adapter and HTTP client): the
  * import into an empty tenant, the same import again (nothing duplicated), a dry run that writes nothing, one failing
  * topic that does not stop the rest, and the audit it writes.
  */

@@ -10,11 +10,11 @@ parser.registerSchemaParser(AvroSchemaParser());
 
 /** Warnings (and lesser hints) the documents keep on purpose. */
 export const JUSTIFIED_WARNINGS: Record<string, string> = {
-  'asyncapi2-message-messageId': 'CONTRACT §9: no messageId; publish and subscribe share one message, and a messageId there is a parser error',
-  'asyncapi2-tags': 'CONTRACT §9 fixes the top-level fields; the platform has no tags for a stream',
-  'asyncapi-info-contact': 'CONTRACT §9 fixes info (title, version, description); a stream has no contact person',
+  'asyncapi2-message-messageId': 'docs/contract.md §9: no messageId; publish and subscribe share one message, and a messageId there is a parser error',
+  'asyncapi2-tags': 'docs/contract.md §9 fixes the top-level fields; the platform has no tags for a stream',
+  'asyncapi-info-contact': 'docs/contract.md §9 fixes info (title, version, description); a stream has no contact person',
   'asyncapi-info-license': 'a topic has no licence',
-  'asyncapi-latest-version': 'the spec and CONTRACT §9 ask for AsyncAPI 2.6.0, not 3.x (an information, not a warning)',
+  'asyncapi-latest-version': 'the spec and docs/contract.md §9 ask for AsyncAPI 2.6.0, not 3.x (an information, not a warning)',
 };
 
 export interface ParsedAsyncApi {

@@ -1,4 +1,4 @@
-/** Helpers for tests of the embedded issuer's token endpoint (CONTRACT §1.2). */
+/** Helpers for tests of the embedded issuer's token endpoint (docs/contract.md §1.2). */
 import { generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { hashSecret } from '../../core/passwords';
@@ -29,7 +29,7 @@ export const kidOf = (token: string) => (jwt.decode(token, { complete: true }) a
 export const foreignPem = () =>
   generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
-/** A service account stored as the users resource stores one (CONTRACT §1.2): secret and/or federated binding. */
+/** A service account stored as the users resource stores one (docs/contract.md §1.2): secret and/or federated binding. */
 export async function createServiceAccount(
   app: TestApp, t: TestTenant, clientId: string, o: { secret?: string; federated?: [issuer: string, subject: string]; roles?: string[] },
 ) {

@@ -1,5 +1,5 @@
 /**
- * DocumentCache (CONTRACT §9: a cache is fine if every change invalidates it): a hit needs the same stamp, so any
+ * DocumentCache (docs/contract.md §9: a cache is fine if every change invalidates it): a hit needs the same stamp, so any
  * change of the rows a document is made of is a miss; least recently used texts go first once the character
  * budget is exceeded.
  */

@@ -1,5 +1,5 @@
 /**
- * assembleAsyncApi (CONTRACT §9) from plain inputs: every part of the document, then a matrix of shapes that the
+ * assembleAsyncApi (docs/contract.md §9) from plain inputs: every part of the document, then a matrix of shapes that the
  * official AsyncAPI parser (v3 with the Avro schema parser) must read with zero errors and no unlisted warning.
  * The integration test covers the same rules through HTTP and the database; this one covers the combinations.
  */
@@ -574,7 +574,7 @@ describe('the official AsyncAPI parser reads every shape with zero errors', () =
 
 /**
  * Schemas an upload accepts (the product's own Avro parser says so) must give a document the official parser reads
- * with zero errors too: CONTRACT §9 makes no exception for them.
+ * with zero errors too: docs/contract.md §9 makes no exception for them.
  */
 describe('the official parser reads documents of every accepted upload', () => {
   it.each([

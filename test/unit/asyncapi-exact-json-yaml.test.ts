@@ -1,5 +1,5 @@
 /**
- * Exact numbers and the one YAML form (CONTRACT §9): schema numbers a double cannot hold keep their digits from the
+ * Exact numbers and the one YAML form (docs/contract.md §9): schema numbers a double cannot hold keep their digits from the
  * uploaded text to the YAML, and the YAML writer never changes what a reader sees (strings stay strings, no
  * anchors, no folded lines, key order as built).
  */

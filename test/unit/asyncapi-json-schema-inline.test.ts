@@ -1,5 +1,5 @@
 /**
- * inlineLocalRefs (CONTRACT §9, JSON_SCHEMA payloads): every local `$ref` replaced by its target, `$schema`/`$id`
+ * inlineLocalRefs (docs/contract.md §9, JSON_SCHEMA payloads): every local `$ref` replaced by its target, `$schema`/`$id`
  * and the root's definitions dropped; anything that cannot be inlined completely (recursive, remote, dangling, too
  * large, or a `$ref` in data) is reported as not inlinable and never half-inlined.
  */

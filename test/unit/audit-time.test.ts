@@ -1,4 +1,4 @@
-/** Time bounds of audit queries (core/rules/audit-time.ts, CONTRACT §8): every accepted form, and what is refused. */
+/** Time bounds of audit queries (core/rules/audit-time.ts, docs/contract.md §8): every accepted form, and what is refused. */
 import { describe, expect, it } from 'vitest';
 import { parseTimeBound } from '../../core/rules/audit-time';
 

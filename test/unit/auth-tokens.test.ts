@@ -1,6 +1,6 @@
 /**
  * The embedded issuer and the authenticator end to end, over in-memory stand-ins for the three models auth/ uses
- * (no database): token endpoint, JWKS, key rotation and the token attacks of CONTRACT §1.3.
+ * (no database): token endpoint, JWKS, key rotation and the token attacks of docs/contract.md §1.3.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';

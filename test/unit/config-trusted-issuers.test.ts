@@ -1,4 +1,4 @@
-/** `TRUSTED_ISSUERS` (CONTRACT §1.1): parsed once at start; anything malformed stops the start with a clear message. */
+/** `TRUSTED_ISSUERS` (docs/contract.md §1.1): parsed once at start; anything malformed stops the start with a clear message. */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../core/config';
 

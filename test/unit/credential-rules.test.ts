@@ -1,4 +1,4 @@
-/** Credential targets, types and usernames against CONTRACT §5.12 and §4.3. */
+/** Credential targets, types and usernames against docs/contract.md §5.12 and §4.3. */
 import { describe, expect, it } from 'vitest';
 import {
   CREDENTIAL_TARGETS, CREDENTIAL_TYPES, credentialUsername, providerOf, resolveCredentialTypes, scramMechanismOf, TARGET_RULES,

@@ -1,4 +1,4 @@
-/** Deployment config checks against CONTRACT §5.15, with the connect plugins the tenant seeds carry (§5.16). */
+/** Deployment config checks against docs/contract.md §5.15, with the connect plugins the tenant seeds carry (§5.16). */
 import { describe, expect, it } from 'vitest';
 import {
   connectorConfigProblems, INVALID_CONFIG, KSML_DEFINITION_MISSING, ksmlConfigProblems, ksmlRuntime, tasksMax,

@@ -1,5 +1,5 @@
 /**
- * The deployment state machine against CONTRACT §6.2 / §5.15, every state × action × kind. The expected table is
+ * The deployment state machine against docs/contract.md §6.2 / §5.15, every state × action × kind. The expected table is
  * written from the contract's text, not derived from the implementation.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The grant state machine against CONTRACT §6.1 / §5.14, every status × action × capacity. The expected table is
+ * The grant state machine against docs/contract.md §6.1 / §5.14, every status × action × capacity. The expected table is
  * written from the contract's text, not derived from the implementation.
  */
 import { describe, expect, it } from 'vitest';

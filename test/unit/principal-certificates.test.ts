@@ -1,5 +1,5 @@
 /**
- * Principal certificates against CONTRACT §5.11. Every certificate and key is made by the openssl CLI at test time
+ * Principal certificates against docs/contract.md §5.11. Every certificate and key is made by the openssl CLI at test time
  * (none is committed), and expected values come from openssl's own reading of them, not from node:crypto.
  */
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-/** The AIVEN adapter (CONTRACT §10, provider A) against a loopback fake of the Aiven REST API v1. */
+/** The AIVEN adapter (docs/contract.md §10, provider A) against a loopback fake of the Aiven REST API v1. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { aivenAdapter } from '../../providers/aiven';
 import { ProviderRejectedError, ProviderUnavailableError, type AivenConfig, type ProviderTopic } from '../../providers/types';

@@ -1,4 +1,4 @@
-/** The CONFLUENT_CLOUD adapter (CONTRACT §10, provider C) against a loopback fake of the Confluent Cloud REST API. */
+/** The CONFLUENT_CLOUD adapter (docs/contract.md §10, provider C) against a loopback fake of the Confluent Cloud REST API. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { confluentCloudAdapter } from '../../providers/confluent-cloud';
 import { ProviderRejectedError, ProviderUnavailableError, ProviderUnsupportedError, type ConfluentCloudConfig } from '../../providers/types';
