@@ -9,7 +9,7 @@ import { resources } from '../../handlers/resources';
 import { dialectOf } from '../../models/db';
 import type { RelatedWanted } from '../../models/data-access';
 import { accessWorld, type AccessWorld } from '../support/access-world';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startWithTenant, type TestApp, type TestTenant } from '../support/app';
 
 const postgres = dialectOf(inject('databaseUrl')) === 'postgres';
 let app: TestApp;
@@ -18,8 +18,7 @@ let other: TestTenant;
 let w: AccessWorld;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await createTenant(app, 'dacc');
+  ({ app, t } = await startWithTenant('dacc'));
   other = await createTenant(app, 'dacco');
   w = await accessWorld(app, t, 'da');
 }, 120_000);

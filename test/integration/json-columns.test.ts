@@ -11,7 +11,8 @@ import { dialectOf } from '../../models/db';
 import { columnOf, tableOf } from '../../models/select-sql';
 import { linkedJson, pgTypeOid, textColumns } from '../../models/data-access-pg';
 import { accessWorld } from '../support/access-world';
-import { call, createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { call } from '../support/http';
 
 const postgres = dialectOf(inject('databaseUrl')) === 'postgres';
 let app: TestApp;

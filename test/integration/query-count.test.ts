@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { resources } from '../../handlers/resources';
 import { dialectOf } from '../../models/db';
 import { accessWorld, type AccessWorld } from '../support/access-world';
-import { call, createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { call } from '../support/http';
 
 const postgres = dialectOf(inject('databaseUrl')) === 'postgres';
 let app: TestApp;

@@ -77,6 +77,3 @@ export async function startWithTenant(prefix: string, overrides: Partial<Config>
   const app = await startTestApp(overrides);
   return { app, t: await createTenant(app, prefix) };
 }
-
-// The request helper lives in http.ts; suites that import it together with the app find it here as well.
-export { call, type CallOptions, type CallResult } from './http';
