@@ -1,6 +1,5 @@
 import { schemaVersionPolicy } from '../auth/policies/schema';
 import type { Row } from '../models/define';
-import type { RequestContext } from '../core/context';
 import { resourceHandlers } from './_lib/crud';
 import { checkIfMatch, notModified, validatorHeaders } from './_lib/etag';
 import { ForbiddenError, UnprocessableError } from '../core/errors';

@@ -6,7 +6,6 @@ import type { Transaction } from 'sequelize';
 import { groupsOf } from '../auth/permissions';
 import type { Row } from '../models/define';
 import { browseRefusal, selfGrantProblems } from '../core/rules/stream-config-rules';
-import { fullName } from '../models/user';
 import type { RequestContext } from '../core/context';
 import { emailOutput } from './_lib/email';
 import { checkIfMatch } from './_lib/etag';

@@ -14,7 +14,7 @@ import { BadRequestError, ForbiddenError, NotFoundError } from '../core/errors';
 import { link } from '../core/hal';
 import { diff } from './_lib/input';
 import { mutate } from './_lib/mutation';
-import { hal, plain, withPrecheck, type Handler } from './_lib/reply';
+import { plain, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { findVisible } from './_lib/store';
 

@@ -17,7 +17,7 @@ import { emailInput, emailOutput } from './_lib/email';
 import { checkIfMatch } from './_lib/etag';
 import { BadRequestError, ConflictError, ForbiddenError, UnprocessableError, type SubError } from '../core/errors';
 import { link } from '../core/hal';
-import { hal, withPrecheck, type Handler } from './_lib/reply';
+import { withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { findVisible } from './_lib/store';
 

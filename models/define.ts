@@ -1,7 +1,7 @@
-import { DataTypes, Model, type ModelAttributes, type ModelStatic, type Sequelize } from 'sequelize';
+import { DataTypes, Model, type ModelAttributes, type Sequelize } from 'sequelize';
 import { randomUUID } from 'node:crypto';
 
-import type { Row, RowModel } from '../core/row';
+import type { RowModel } from '../core/row';
 
 export type { Row, RowModel } from '../core/row';
 

@@ -10,7 +10,7 @@ import { checkUnique, diff, readInput, type Mode } from './input';
 import { mutate } from './mutation';
 import { parsePage, sortableAttributes } from './paging';
 import { accepts, COMPACT, hal, noContent, withPrecheck, type CheckedHandler, type Handler, type Reply } from './reply';
-import { collection, compact, item, items, rightsOf, selfHref, wireFields } from './render';
+import { collection, compact, items, selfHref, wireFields } from './render';
 import { auditEntry, updateEntries, type Resource, type SearchDef } from './resource';
 import { findOneWhere, findPage, findVisible, loadRelated, resolveQueryRef, setLinks } from './store';
 import type { Model, ModelStatic, WhereOptions } from 'sequelize';

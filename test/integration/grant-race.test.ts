@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveGrant, openKey } from '../../models/application-access';
 import type { GrantStatus } from '../../core/rules/grant-state';
 import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
-import { call, created } from '../support/http';
+import { created } from '../support/http';
 
 let app: TestApp;
 let t: TestTenant;

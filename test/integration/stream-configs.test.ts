@@ -20,7 +20,6 @@ let nobody: TestUser;
 let envOwner: TestUser;
 let owners: any;
 let viewers: any;
-let strangers: any;
 let inst: any;
 let dev: any;
 let acc: any;
@@ -50,7 +49,7 @@ beforeAll(async () => {
   envOwner = await createUser(app, t, ['ENVIRONMENT_AUTHOR'], 'envowner');
   owners = await post('/groups', { name: 'Cfg Owners', members: [owner.user.uid, envOwner.user.uid] });
   viewers = await post('/groups', { name: 'Cfg Viewers', members: [viewer.user.uid] });
-  strangers = await post('/groups', { name: 'Cfg Strangers', members: [stranger.user.uid] });
+  await post('/groups', { name: 'Cfg Strangers', members: [stranger.user.uid] });
   const envOwners = await post('/groups', { name: 'Cfg Env Owners', members: [envOwner.user.uid] });
   inst = await post('/instances', { name: 'Cfg Instance', shortName: 'cfginst', granularBrowsePermission: true });
   const plainInst = await post('/instances', { name: 'Plain Instance', shortName: 'plain' });

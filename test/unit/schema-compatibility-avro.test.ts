@@ -1,6 +1,6 @@
 /** Backward compatibility of AVRO versions (new reader, old data): each rule, with the exact reason. */
 import { describe, expect, it } from 'vitest';
-import { SchemaParseError, backwardProblems, parseSchema, parsedBackwardProblems } from '../../schema-formats/index';
+import { backwardProblems, parseSchema } from '../../schema-formats/index';
 
 // ---------- AVRO ----------
 

@@ -1,6 +1,6 @@
 /** Backward compatibility of JSON_SCHEMA versions: new required properties and changed types. */
 import { describe, expect, it } from 'vitest';
-import { SchemaParseError, backwardProblems, parseSchema, parsedBackwardProblems } from '../../schema-formats/index';
+import { backwardProblems } from '../../schema-formats/index';
 
 const jsonSchema = (extra: Record<string, unknown>) => JSON.stringify({ title: 'Customer', type: 'object', ...extra });
 
