@@ -6,22 +6,13 @@
  */
 import { QueryTypes, type Model, type ModelStatic, type Transaction } from 'sequelize';
 import type { Row } from './define';
-import { byUidSql, byUidsSql, CALLER_USER, callerFrom, callerValues, isTenantRow, linkedSql, selectColumns, type Columns } from './select-sql';
+import { CALLER_USER, callerFrom, callerValues, isTenantRow, selectColumns, type Columns } from './select-sql';
 import type { CallerModels, ItemWanted } from './caller';
-import { linkSourcesReader, linksFrom, sequelizeReads, type DataAccess } from './data-access';
+import { sequelizeReads, statementReads, type DataAccess } from './data-access';
 
 /** A row of the model from a statement's row read under `columns`' aliases. */
 function build<M extends Model>(model: ModelStatic<M>, columns: Columns, row: Record<string, unknown>): M {
   return model.build(Object.fromEntries(columns.map((c) => [c.attribute, row[c.alias]])) as never, { raw: true, isNewRecord: false });
-}
-
-/** Per model: its columns under their attribute names, as the statements by uid read them. */
-const ownColumns = new WeakMap<ModelStatic<Model>, Columns>();
-
-function columnsOf(model: ModelStatic<Model>): Columns {
-  let columns = ownColumns.get(model);
-  if (!columns) ownColumns.set(model, (columns = selectColumns(model)));
-  return columns;
 }
 
 export function mysqlDataAccess(models: CallerModels): DataAccess {
@@ -30,23 +21,8 @@ export function mysqlDataAccess(models: CallerModels): DataAccess {
     sequelize.query<Record<string, unknown>>(sql, { replacements: values, type: QueryTypes.SELECT, transaction });
   return {
     ...sequelizeReads,
-    select,
-    readLinkSources: linkSourcesReader(select),
+    ...statementReads(select, (model, values) => model.build(values as never, { raw: true, isNewRecord: false })),
     readCaller: (realm, userUid, item) => readCaller(models, realm, userUid, item),
-    async readByUid(model, uid, tenantUid, transaction) {
-      const [row] = await select(byUidSql(model as ModelStatic<Model>), [uid, tenantUid], transaction);
-      return row ? build(model, columnsOf(model as ModelStatic<Model>), row) : null;
-    },
-    async readByUids(model, uids, transaction) {
-      if (uids.length === 0) return [];
-      const columns = columnsOf(model as ModelStatic<Model>);
-      return (await select(byUidsSql(model as ModelStatic<Model>), [uids], transaction)).map((row) => build(model, columns, row));
-    },
-    async readLinked(join, target, sourceUids, transaction) {
-      if (sourceUids.length === 0) return [];
-      const { sql, columns } = linkedSql(join, target as ModelStatic<Model>);
-      return linksFrom(await select(sql, [sourceUids], transaction), (row) => build(target, columns, row));
-    },
     async readPage(model, where, order, limit, offset) {
       return { rows: await model.findAll({ where, order, limit, offset }) };
     },

@@ -10,32 +10,17 @@ import { QueryTypes, type Model, type ModelStatic, type Sequelize, type Transact
 import type { Row } from './define';
 import { isConnectionLost } from './db-errors';
 import { onPooledConnection, readRow, selectSql, typeParser } from './sequelize-adapter';
-import { byUidSql, byUidsSql, CALLER_USER, callerFrom, callerValues, columnOf, isTenantRow, linkedSql, linksOf, tableOf, type Order, type RelatedWanted, type Targets } from './select-sql';
+import { CALLER_USER, callerFrom, callerValues, columnOf, isTenantRow, linksOf, tableOf, type Order, type RelatedWanted, type Targets } from './select-sql';
 import type { Caller, CallerModels, ItemWanted } from './caller';
-import { linkSourcesReader, linksFrom, sequelizeReads, type DataAccess } from './data-access';
+import { sequelizeReads, statementReads, type DataAccess } from './data-access';
 
 export function pgDataAccess(models: CallerModels): DataAccess {
   const { sequelize } = models;
   const select = (sql: string, values: unknown[], transaction?: Transaction) => selectRows(sequelize, sql, values, transaction);
   return {
     ...sequelizeReads,
-    select,
-    readLinkSources: linkSourcesReader(select),
+    ...statementReads(select, readRow),
     readCaller: (realm, userUid, item) => readCaller(models, realm, userUid, item),
-    async readByUid(model, uid, tenantUid, transaction) {
-      const [row] = await select(byUidSql(model as ModelStatic<Model>), [uid, tenantUid], transaction);
-      return row ? readRow(model, row) : null;
-    },
-    async readByUids(model, uids, transaction) {
-      if (uids.length === 0) return [];
-      return (await select(byUidsSql(model as ModelStatic<Model>), [uids], transaction)).map((row) => readRow(model, row));
-    },
-    async readLinked(join, target, sourceUids, transaction) {
-      if (sourceUids.length === 0) return [];
-      const { sql, columns } = linkedSql(join, target as ModelStatic<Model>);
-      const rows = await select(sql, [sourceUids], transaction);
-      return linksFrom(rows, (row) => readRow(target, Object.fromEntries(columns.map((c) => [c.attribute, row[c.alias]]))));
-    },
     async readPage(model, where, order, limit, offset, wanted) {
       if (wanted && readsAsText(model as ModelStatic<Model>)) return readPageWithTargets(model, where, order, limit, offset, wanted);
       return { rows: await model.findAll({ where, order, limit, offset }) };

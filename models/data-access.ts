@@ -7,7 +7,7 @@
  */
 import type { Model, ModelStatic, Transaction, WhereOptions } from 'sequelize';
 import type { Caller, ItemWanted } from './caller';
-import { linkSourcesSql, type Order, type RelatedWanted, type Targets } from './select-sql';
+import { byUidSql, byUidsSql, linkedSql, linkSourcesSql, type Order, type RelatedWanted, type Targets } from './select-sql';
 
 export type { Caller, ItemWanted } from './caller';
 export type { Order, RelatedWanted, Targets } from './select-sql';
@@ -46,19 +46,45 @@ export interface DataAccess {
   select(sql: string, values: unknown[], transaction?: Transaction): Promise<Record<string, unknown>[]>;
 }
 
-/** The link sources of linkSourcesSql, read through an implementation's `select`. */
-export function linkSourcesReader(select: DataAccess['select']): DataAccess['readLinkSources'] {
-  return async (joins, targetUid, transaction) => (await select(linkSourcesSql(joins), joins.map(() => targetUid), transaction)).map((r) => r.g as string);
-}
-
 /** The reads both implementations make through Sequelize's own findOne and findAll. */
 export const sequelizeReads: Pick<DataAccess, 'readOne' | 'readAll'> = {
   readOne: (model, where, order, transaction) => model.findOne({ where, ...(order ? { order } : {}), transaction }),
   readAll: (model, where, order, transaction) => model.findAll({ where, order, transaction }),
 };
 
+/**
+ * The reads of the shared statements of models/select-sql (by uid, by uids, links, link sources) through an
+ * implementation's `select`, each row made by its `rowOf` from values keyed by attribute name: the statements
+ * select every column under its attribute's name (a link's target under `x_`, renamed here).
+ */
+export function statementReads(
+  select: DataAccess['select'],
+  rowOf: <M extends Model>(model: ModelStatic<M>, values: Record<string, unknown>) => M,
+): Pick<DataAccess, 'select' | 'readByUid' | 'readByUids' | 'readLinked' | 'readLinkSources'> {
+  return {
+    select,
+    async readByUid(model, uid, tenantUid, transaction) {
+      const [row] = await select(byUidSql(model as ModelStatic<Model>), [uid, tenantUid], transaction);
+      return row ? rowOf(model, row) : null;
+    },
+    async readByUids(model, uids, transaction) {
+      if (uids.length === 0) return [];
+      return (await select(byUidsSql(model as ModelStatic<Model>), [uids], transaction)).map((row) => rowOf(model, row));
+    },
+    async readLinked(join, target, sourceUids, transaction) {
+      if (sourceUids.length === 0) return [];
+      const { sql, columns } = linkedSql(join, target as ModelStatic<Model>);
+      const rows = await select(sql, [sourceUids], transaction);
+      return linksFrom(rows, (row) => rowOf(target, Object.fromEntries(columns.map((c) => [c.attribute, row[c.alias]]))));
+    },
+    async readLinkSources(joins, targetUid, transaction) {
+      return (await select(linkSourcesSql(joins), joins.map(() => targetUid), transaction)).map((r) => r.g as string);
+    },
+  };
+}
+
 /** Rows of a to-many read, each target built once however many sources link it. */
-export function linksFrom<T>(rows: Record<string, unknown>[], build: (row: Record<string, unknown>) => T): Link<T>[] {
+function linksFrom<T>(rows: Record<string, unknown>[], build: (row: Record<string, unknown>) => T): Link<T>[] {
   const built = new Map<string, T>();
   return rows.map((row) => {
     const uid = row.x_uid as string;
