@@ -13,6 +13,8 @@ import { bootstrap, type Bootstrapped } from '../models/bootstrap';
 import { initModels } from '../models';
 import { startServer } from '../server/server';
 import { forkWorkers, reportListening } from '../server/workers';
+import { serveClusterMetrics } from '../server/telemetry/metrics-endpoint';
+import { startTracing } from '../server/telemetry/tracing-sdk';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
 import { PostgresAccessError } from './postgres-user';
 
@@ -21,12 +23,14 @@ if (cluster.isWorker) await runWorker(config);
 else await runPrimary(config);
 
 async function runWorker(config: Config): Promise<void> {
+  const tracing = config.tracing ? await startTracing() : undefined;
   const sequelize = openDatabase(config.databaseUrl!);
   const running = await startServer({ config, sequelize });
   reportListening(running.url, running.authUrl);
   onStop(async () => {
     await running.close();
     await sequelize.close();
+    await tracing?.stop();
   });
 }
 
@@ -51,6 +55,7 @@ async function runPrimary(config: Config): Promise<void> {
     bootstrap(models, { tenant: config.bootstrapTenant, email: config.bootstrapAdminEmail, password: config.bootstrapAdminPassword });
 
   if (config.workers === 1) {
+    const tracing = config.tracing ? await startTracing() : undefined;
     let seeded: Bootstrapped | null = null;
     // The first-start tenant exists before the port opens: a client that sees /api/info can sign in at once.
     const running = await startServer({ config, sequelize, beforeListen: async (models) => { seeded = await seed(models); } });
@@ -59,14 +64,17 @@ async function runPrimary(config: Config): Promise<void> {
       await running.close();
       await sequelize.close();
       await embedded?.stop();
+      await tracing?.stop();
     });
     return;
   }
 
   const seeded = await seed(initModels(sequelize));
   await sequelize.close();
+  const metrics = await serveClusterMetrics(config.metricsPort);
   const workers = forkWorkers(config.workers, { DATABASE_URL: databaseUrl });
   const stopAll = async () => {
+    await metrics.close();
     await workers.stop();
     await embedded?.stop();
   };

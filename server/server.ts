@@ -1,4 +1,5 @@
 /** Builds the whole service on an open database connection and starts listening. */
+import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Sequelize } from 'sequelize';
@@ -11,12 +12,16 @@ import { createApp } from './app';
 import { answerParserErrors } from './client-error';
 import type { Config } from '../core/config';
 import { createSecretBox } from '../core/secret-box';
+import { collectMetrics } from './telemetry/metrics';
+import { listenMetrics, serviceMetrics } from './telemetry/metrics-endpoint';
 
 export interface RunningServer {
   url: string;
   port: number;
   authUrl: string;
   models: Models;
+  /** The port of /metrics when METRICS_PORT gives it one and this process serves it (not a cluster worker). */
+  metricsPort?: number;
   close: () => Promise<void>;
 }
 
@@ -30,6 +35,7 @@ export interface ServerOptions {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config, sequelize } = options;
+  const stopMetrics = collectMetrics(sequelize);
   const models = initModels(sequelize);
   let authUrl = config.externalAuthUrl ?? '';
   const secrets = createSecretBox(config);
@@ -47,6 +53,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     s.once('error', reject);
   });
   answerParserErrors(server);
+  // In a cluster the primary serves METRICS_PORT (scripts/start.ts).
+  const metrics = config.metricsPort !== undefined && !cluster.isWorker
+    ? await listenMetrics(config.metricsPort, options.host ?? '0.0.0.0', serviceMetrics)
+    : undefined;
+  const closeMetrics = async () => {
+    await metrics?.close();
+    stopMetrics();
+  };
   const port = (server.address() as AddressInfo).port;
   const publicRoot = config.publicUrl ?? `http://localhost:${port}`;
   if (!external) authUrl = `${publicRoot}/auth`;
@@ -55,9 +69,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     authUrl,
     models,
+    metricsPort: metrics?.port,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
-    }),
+    }).then(closeMetrics),
   };
 }
