@@ -10,6 +10,8 @@ import { AggregatorRegistry, register, type MetricObjectWithValues, type MetricV
 type Metrics = MetricObjectWithValues<MetricValue<string>>[];
 interface Message { type?: string; id?: number; metrics?: Metrics; text?: string; error?: string }
 
+/** worker → primary: I answer from now on (a worker still starting is not asked). */
+const READY = 'pms:metrics:ready';
 /** primary → worker: your metrics, please; worker → primary: here they are. */
 const COLLECT = 'pms:metrics:collect';
 const COLLECTED = 'pms:metrics:collected';
@@ -63,6 +65,7 @@ export function answerPrimary(): void {
       finish(asked, message.id, { value: message.text, error: message.error });
     }
   });
+  process.send?.({ type: READY });
 }
 
 /** In a worker: the whole cluster's metrics, from the primary. */
@@ -77,6 +80,7 @@ export function askPrimary(): Promise<string> {
 
 interface Collection extends Waiting<Metrics[]> { replies: Metrics[]; missing: Set<number> }
 const collections = new Map<number, Collection>();
+const ready = new Set<number>();
 let serving = false;
 
 /** In the primary: collect from workers, and answer workers that ask for the sum. Once per process. */
@@ -84,7 +88,8 @@ export function serveWorkers(): void {
   if (serving) return;
   serving = true;
   cluster.on('message', (worker: Worker, message: Message) => {
-    if (message?.type === COLLECTED && message.id !== undefined) collected(worker, message.id, message);
+    if (message?.type === READY) ready.add(worker.id);
+    else if (message?.type === COLLECTED && message.id !== undefined) collected(worker, message.id, message);
     else if (message?.type === ASK) {
       clusterMetrics().then(
         (text) => worker.isConnected() && worker.send({ type: ANSWER, id: message.id, text }),
@@ -94,6 +99,7 @@ export function serveWorkers(): void {
   });
   // A worker that exits while asked is not waited for.
   cluster.on('exit', (worker: Worker) => {
+    ready.delete(worker.id);
     for (const [id, collection] of collections) if (collection.missing.delete(worker.id)) complete(id, collection);
   });
 }
@@ -112,10 +118,10 @@ function complete(id: number, collection: Collection): void {
   if (collection.missing.size === 0) finish(collections, id, { value: collection.replies });
 }
 
-/** In the primary: every live worker's metrics, added up, in the Prometheus text format. */
+/** In the primary: the metrics of every worker that has started, added up, in the Prometheus text format. */
 export async function clusterMetrics(): Promise<string> {
   serveWorkers();
-  const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && w.isConnected());
+  const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && ready.has(w.id) && w.isConnected());
   if (workers.length === 0) return '';
   const { id, answer } = awaitAnswer<Metrics[], Collection>(collections, 'a worker process', { replies: [], missing: new Set(workers.map((w) => w.id)) });
   for (const worker of workers) worker.send({ type: COLLECT, id });
