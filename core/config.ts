@@ -75,7 +75,7 @@ function metricsPort(env: NodeJS.ProcessEnv): number | undefined {
   const raw = env.METRICS_PORT;
   if (raw === undefined || raw.trim() === '') return undefined;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(`METRICS_PORT must be a TCP port (1-65535), got "${raw}"`);
+  if (!/^\s*\d+\s*$/.test(raw) || port < 1 || port > 65535) throw new ConfigError(`METRICS_PORT must be a TCP port (1-65535), got "${raw}"`);
   if (port === Number(env.PORT || 8080)) throw new ConfigError(`METRICS_PORT must differ from PORT (both ${port}): unset METRICS_PORT to serve /metrics on the API port`);
   return port;
 }
