@@ -1,11 +1,14 @@
-/**
- * What `npm start` checks before it touches the database: a first start that bootstrapped its admin and then could
- * not open its port would never show that admin's password.
- */
+/** What `npm start` checks before it serves, so that a start that cannot work stops with its cause. */
 import net from 'node:net';
+import { checkSigningKeysOpen } from '../auth/keys';
 import type { Config } from '../core/config';
-import { checkEncryptionKey } from '../core/secret-box';
+import { checkEncryptionKey, createSecretBox, encryptionKeySource } from '../core/secret-box';
+import type { Models } from '../models';
 
+/**
+ * Before the database: the encryption key, and the port — a first start that made its admin and then could not
+ * open the port would never show that admin's password.
+ */
 export async function preflight(config: Config): Promise<void> {
   checkEncryptionKey(config);
   if (config.port !== 0) await checkPortFree(config.port);
@@ -19,3 +22,7 @@ function checkPortFree(port: number): Promise<void> {
     probe.listen(port, '0.0.0.0', () => probe.close(() => resolve()));
   });
 }
+
+/** After the migrations: the stored signing keys open with this process's encryption key. */
+export const checkStoredKeys = (models: Models, config: Config): Promise<void> =>
+  checkSigningKeysOpen(models, createSecretBox(config), encryptionKeySource(config));

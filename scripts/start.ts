@@ -8,8 +8,6 @@ import cluster from 'node:cluster';
 import type { Sequelize } from 'sequelize';
 import { loadConfig, type Config } from '../core/config';
 import { logger } from '../core/logger';
-import { createSecretBox, encryptionKeySource } from '../core/secret-box';
-import { checkSigningKeysOpen } from '../auth/keys';
 import { openDatabase } from '../models/db';
 import { migrate } from '../migrations/migrator';
 import { initModels } from '../models';
@@ -17,7 +15,7 @@ import { startServer } from '../server/server';
 import { forkWorkers, reportListening } from '../server/workers';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
 import { announce, firstStart, type FirstStart } from './start-banner';
-import { preflight } from './start-checks';
+import { checkStoredKeys, preflight } from './start-checks';
 import { failStart } from './start-errors';
 
 try {
@@ -61,7 +59,7 @@ async function servePrimary(config: Config, sequelize: Sequelize, databaseUrl: s
   const applied = await migrate(sequelize);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const seed = async (models: ReturnType<typeof initModels>) => {
-    await checkSigningKeysOpen(models, createSecretBox(config), encryptionKeySource(config));
+    await checkStoredKeys(models, config);
     return firstStart(models, config);
   };
 
