@@ -12,6 +12,7 @@ import { createApp } from './app';
 import { answerParserErrors } from './client-error';
 import type { Config } from '../core/config';
 import { createSecretBox } from '../core/secret-box';
+import { authBase, publicRoot as publicRootOf } from '../core/public-url';
 import { collectMetrics } from './telemetry/metrics';
 import { listenMetrics, serviceMetrics } from './telemetry/metrics-endpoint';
 
@@ -62,8 +63,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     stopMetrics();
   };
   const port = (server.address() as AddressInfo).port;
-  const publicRoot = config.publicUrl ?? `http://localhost:${port}`;
-  if (!external) authUrl = `${publicRoot}/auth`;
+  const publicRoot = publicRootOf(config, port);
+  authUrl = authBase(config, port);
   return {
     url: publicRoot,
     port,

@@ -9,10 +9,24 @@ import cluster, { type Worker } from 'node:cluster';
 import { logger } from '../core/logger';
 
 export interface WorkerReady { type: 'listening'; url: string; authUrl: string }
+interface WorkerFailed { type: 'start-failed'; reason: string }
 
 /** In a worker: tells the primary this process serves the port. */
 export function reportListening(url: string, authUrl: string): void {
   process.send?.({ type: 'listening', url, authUrl } satisfies WorkerReady);
+}
+
+/** In a worker: tells the primary, in one line, why this process cannot serve (a port in use); resolves once sent. */
+export function reportStartFailure(reason: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.send) return resolve();
+    process.send({ type: 'start-failed', reason } satisfies WorkerFailed, undefined, {}, () => resolve());
+  });
+}
+
+/** A worker exited before it served: the reason it reported, else its exit code. */
+export class WorkerStartError extends Error {
+  override name = 'WorkerStartError';
 }
 
 export interface Workers {
@@ -36,7 +50,9 @@ export function forkWorkers(count: number, env: Record<string, string>): Workers
   function fork(): void {
     const worker = cluster.fork(env);
     live.add(worker);
-    worker.on('message', (message: WorkerReady) => {
+    let reason: string | undefined;
+    worker.on('message', (message: WorkerReady | WorkerFailed) => {
+      if (message?.type === 'start-failed') reason ??= message.reason;
       if (message?.type !== 'listening' || started) return;
       first ??= message;
       listening += 1;
@@ -49,7 +65,10 @@ export function forkWorkers(count: number, env: Record<string, string>): Workers
       live.delete(worker);
       if (stopping) return;
       if (!started) {
-        rejectReady(new Error(`worker ${worker.process.pid} exited during start-up (code ${code}, signal ${signal})`));
+        const fail = () => rejectReady(new WorkerStartError(reason ?? `worker ${worker.process.pid} exited during start-up (code ${code}, signal ${signal})`));
+        // A reason sent just before exiting is read from the channel before the channel reports it closed.
+        if (worker.isConnected()) worker.once('disconnect', fail);
+        else fail();
         return;
       }
       logger.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');

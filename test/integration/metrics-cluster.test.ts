@@ -4,25 +4,31 @@
  * on that port and the API port has no /metrics.
  */
 import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/embedded-postgres';
 import { parseMetrics, valueOf, type Sample } from '../support/metrics';
 import { npmStart, type NpmStart } from '../support/npm-start';
+import { createRunDatabase } from '../support/run-database';
 
-const started: NpmStart[] = [];
+const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
-  for (const service of started) await service.stop();
+  for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-async function start(tenant: string, env: Record<string, string>): Promise<NpmStart> {
-  const service = await npmStart(inject('databaseUrl'), tenant, { WORKERS: '2', ...env });
-  started.push(service);
-  // The primary announces the first-start tenant once every worker listens.
-  for (const until = Date.now() + 60_000; !service.output().includes(`Created tenant '${tenant}'`);) {
-    if (Date.now() > until) throw new Error(`the primary never announced the service:\n${service.output()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return service;
+/** `npm start` with two workers on a fresh database, once the primary has announced that every worker listens. */
+async function start(tenant: string, env: Record<string, string>): Promise<{ base: string }> {
+  const database = await createRunDatabase(inject('databaseUrl'));
+  cleanups.push(database.drop);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pms-metrics-'));
+  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const service: NpmStart = npmStart({ DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(port), BOOTSTRAP_TENANT: tenant, WORKERS: '2', ...env });
+  cleanups.push(service.stop);
+  await service.printed(`Created tenant '${tenant}'`);
+  return { base: `http://127.0.0.1:${port}` };
 }
 
 /** One GET; `agent` false opens a connection of its own, which the cluster hands to the next worker in turn. */

@@ -1,51 +1,49 @@
 /**
- * `npm start` as a deployment runs it (its build step, the bundle, the worker cluster), on a fresh database of the
- * run's server, ready once `/api/info` answers; `stop` ends the whole process group and drops the database.
+ * `npm start` as an operator runs it (its build step, then the bundle), in a process group of its own so one signal
+ * reaches npm, the service and its workers: what it printed, how it exited, and a stop.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from '../../scripts/embedded-postgres';
-import { createRunDatabase } from './run-database';
+import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export interface NpmStart { base: string; port: number; child: ChildProcess; output: () => string; stop: () => Promise<void> }
+export interface NpmStart {
+  stdout: () => string;
+  stderr: () => string;
+  /** The exit code (null: ended by a signal). */
+  exited: Promise<number | null>;
+  /** Resolves once stdout contains `text`; rejects when the service exits first or after `ms`. */
+  printed: (text: string, ms?: number) => Promise<void>;
+  /** SIGTERM to the whole group, then waits for npm to exit. */
+  stop: () => Promise<void>;
+}
 
-export async function npmStart(serverUrl: string, tenant: string, env: Record<string, string> = {}): Promise<NpmStart> {
-  const db = await createRunDatabase(serverUrl);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'pms-npm-start-'));
-  const port = await freePort();
-  const child = spawn('npm', ['start'], {
-    cwd: root,
-    env: {
-      ...process.env, DATABASE_URL: db.url, PORT: String(port), DATA_DIR: dataDir, BOOTSTRAP_TENANT: tenant,
-      BOOTSTRAP_ADMIN_EMAIL: `admin@${tenant}.test`, BOOTSTRAP_ADMIN_PASSWORD: `${tenant}-admin-password-1`, LOG_LEVEL: 'warn', ...env,
+/** `env` over this process's environment; an undefined value removes the variable (DATABASE_URL, say). */
+export function npmStart(env: Record<string, string | undefined>): NpmStart {
+  const merged: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...env };
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete merged[key];
+  const child = spawn('npm', ['start'], { cwd: ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => { stdout += String(d); });
+  child.stderr!.on('data', (d) => { stderr += String(d); });
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  let done = false;
+  void exited.then(() => { done = true; });
+  return {
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    async printed(text, ms = 90_000) {
+      for (const deadline = Date.now() + ms; !stdout.includes(text);) {
+        if (done || Date.now() > deadline) throw new Error(`npm start never printed ${JSON.stringify(text)}:\n${stdout}\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
     },
-    stdio: ['ignore', 'pipe', 'pipe'], detached: true,
-  });
-  let output = '';
-  child.stdout!.on('data', (d) => { output += String(d); });
-  child.stderr!.on('data', (d) => { output += String(d); });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      process.kill(-child.pid!, 'SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000))]);
-    }
-    await db.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    async stop() {
+      if (!done) process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    },
   };
-  const base = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 90_000; ;) {
-    if (Date.now() > deadline || child.exitCode !== null) {
-      await stop();
-      throw new Error(`no /api/info within 90 s:\n${output}`);
-    }
-    const res = await fetch(`${base}/api/info`).catch(() => undefined);
-    if (res?.status === 200) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { base, port, child, output: () => output, stop };
 }
