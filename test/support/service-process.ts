@@ -107,7 +107,16 @@ export async function startService(tenant: string, workers: number, env: Record<
 export interface Answer { status: number; body: string; connection?: string }
 
 /** One request on a connection of its own (no keep-alive: nothing is left open for a stopping server to close). */
-export function send(port: number, method: string, target: string, options: { body?: string; headers?: Record<string, string>; sent?: () => void } = {}): Promise<Answer> {
+export interface SendOptions {
+  body?: string;
+  headers?: Record<string, string>;
+  /** Called once the whole request has been handed to the operating system. */
+  sent?: () => void;
+  /** Gives up on a connection silent for this long (error code `ETIMEDOUT`). */
+  timeoutMs?: number;
+}
+
+export function send(port: number, method: string, target: string, options: SendOptions = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path: target, agent: false, headers: options.headers }, (res) => {
       let body = '';
@@ -117,6 +126,7 @@ export function send(port: number, method: string, target: string, options: { bo
       res.on('error', reject);
     });
     req.on('error', reject);
+    if (options.timeoutMs) req.setTimeout(options.timeoutMs, () => req.destroy(Object.assign(new Error('no answer'), { code: 'ETIMEDOUT' })));
     if (options.sent) req.on('finish', options.sent);
     req.end(options.body);
   });
@@ -134,4 +144,43 @@ export async function accessToken(service: Service): Promise<string> {
   const answer = await signIn(service);
   if (answer.status !== 200) throw new Error(`sign-in: ${answer.status} ${answer.body}`);
   return (JSON.parse(answer.body) as { access_token: string }).access_token;
+}
+
+export interface Load {
+  /** Answers by HTTP status, and failures by error code, so far. */
+  statuses: Map<number, number>;
+  failures: string[];
+  answered: () => number;
+  /** Ends the loops; resolves when their last requests have settled. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * `concurrency` loops sending `GET target` one after another, each on a fresh connection: a keep-alive client that
+ * sends on a connection the server is just closing as idle sees a reset, which HTTP leaves to the client to retry,
+ * so a pooled client would measure its own retry policy rather than the service.
+ */
+export function load(port: number, target: string, headers: Record<string, string>, concurrency: number): Load {
+  const statuses = new Map<number, number>();
+  const failures: string[] = [];
+  let running = true;
+  const loop = async () => {
+    while (running) {
+      try {
+        const { status } = await send(port, 'GET', target, { headers, timeoutMs: 15_000 });
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      } catch (err) {
+        failures.push(String((err as NodeJS.ErrnoException).code ?? (err as Error).message));
+      }
+    }
+  };
+  const loops = Array.from({ length: concurrency }, loop);
+  return {
+    statuses, failures,
+    answered: () => [...statuses.values()].reduce((a, b) => a + b, 0),
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
 }
