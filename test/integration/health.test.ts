@@ -4,6 +4,8 @@
  * answer 405 to other methods. A database that hangs, one that is not there and one migrated one step short each
  * get a server of their own on a database of their own, so no other suite sees a lock or a missing migration.
  */
+import { connect } from 'node:net';
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Sequelize, Transaction } from 'sequelize';
 import { loadConfig, type Config } from '../../core/config';
@@ -182,5 +184,34 @@ describe('readiness without a database', () => {
     expect(checks(res.body).database.status).toBe('fail');
     expect(res.text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|none/);
     expect((await probe(server, '/health/liveness')).status).toBe(200);
+  });
+});
+
+describe('readiness of a stopping server', () => {
+  it('fails at once, on a connection the server still serves, which then closes', async () => {
+    const sequelize = openDatabase(inject('databaseUrl'));
+    const server = await serverOn(sequelize);
+    try {
+      const raw = connect(server.port, '127.0.0.1');
+      await once(raw, 'connect');
+      // Connections are accepted in the order they arrive: one answered after it means the server holds this one too.
+      expect((await probe(server, '/health/liveness')).status).toBe(200);
+      let text = '';
+      raw.setEncoding('utf8');
+      raw.on('data', (d: string) => { text += d; });
+      const stopped = server.close();
+      raw.write('GET /api/health/readiness HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await once(raw, 'close');
+      const [head, body] = text.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 503/);
+      expect(head.toLowerCase()).toContain('connection: close');
+      const report = JSON.parse(body);
+      expect(report.status).toBe('fail');
+      expect(checks(report).shutdown).toMatchObject({ status: 'fail', observedValue: true, output: 'the service is stopping' });
+      await stopped;
+    } finally {
+      await server.close();
+      await sequelize.close();
+    }
   });
 });
