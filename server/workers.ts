@@ -58,7 +58,8 @@ export function forkWorkers(count: number, env: Record<string, string>, options:
     listening.catch(() => undefined);
     worker.once('exit', (code, signal) => {
       live.delete(worker);
-      if (stopping || retiring.has(worker) || candidates.has(worker)) return;
+      const retired = retiring.delete(worker);
+      if (stopping || retired || candidates.has(worker)) return;
       if (!started) {
         failStart(new Error(`worker ${worker.process.pid} exited during start-up (code ${code}, signal ${signal})`));
         return;
@@ -71,9 +72,9 @@ export function forkWorkers(count: number, env: Record<string, string>, options:
 
   /** SIGTERM, then waits for the exit; a worker that outlives its own bound by far is killed. */
   function retire(worker: Worker): Promise<void> {
+    if (worker.isDead()) return Promise.resolve();
     retiring.add(worker);
     return new Promise<void>((resolve) => {
-      if (worker.isDead()) return resolve();
       const kill = setTimeout(() => {
         logger.error({ pid: worker.process.pid }, 'worker did not stop in time; killing it');
         worker.process.kill('SIGKILL');
@@ -93,7 +94,7 @@ export function forkWorkers(count: number, env: Record<string, string>, options:
       try {
         await next.listening;
       } catch (err) {
-        logger.error({ err: (err as Error).message }, 'rolling restart stopped: a new worker did not start; the others serve on');
+        if (!stopping) logger.error({ err: (err as Error).message }, 'rolling restart stopped: a new worker did not start; the others serve on');
         return;
       } finally {
         candidates.delete(next.worker);
