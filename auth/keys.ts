@@ -4,6 +4,7 @@ import { Op } from 'sequelize';
 import type { Models } from '../models';
 import type { SigningKeyRow } from '../models/signing-key';
 import type { SecretBox } from '../core/secret-box';
+import { ConfigError } from '../core/config';
 
 const generateKeyPair = promisify(generateKeyPairCb);
 
@@ -138,6 +139,20 @@ export function createKeyStore(models: Pick<Models, 'SigningKey'>, secretBox: Se
       await createOnce(true);
     },
   };
+}
+
+/**
+ * A start-up check: the newest signing key in the database opens with this process's encryption key (`source` names
+ * it). Replicas that do not share one would otherwise start and then fail every sign-in.
+ */
+export async function checkSigningKeysOpen(models: Pick<Models, 'SigningKey'>, secretBox: SecretBox, source: string): Promise<void> {
+  const row = await models.SigningKey.findOne({ where: { retiredAt: null }, order: [['createdAt', 'DESC']] });
+  if (!row) return;
+  try {
+    secretBox.open(row.privateKey);
+  } catch {
+    throw new ConfigError(`${source} does not open the token signing keys stored in the database, which were sealed with another key: give every instance on this database that key as ENCRYPTION_KEY (an instance without ENCRYPTION_KEY made DATA_DIR/secret.key)`);
+  }
 }
 
 function toLoaded(row: SigningKeyRow): LoadedKey {

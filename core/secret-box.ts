@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { constants, copyFileSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from './config';
+import { ConfigError, type Config } from './config';
 
 /** Symmetric encryption of secrets at rest (signing keys today, provider credentials later). */
 export interface SecretBox {
@@ -49,19 +49,49 @@ export function createSecretBox(config: Config, env: NodeJS.ProcessEnv = process
   };
 }
 
+const KEY_FORM = `a base64-encoded key of ${KEY_BYTES} bytes (e.g. \`openssl rand -base64 ${KEY_BYTES}\`)`;
+
 function decodeKey(base64: string, source: string): Buffer {
   const key = Buffer.from(base64.trim(), 'base64');
-  if (key.length !== KEY_BYTES) throw new Error(`${source} must hold ${KEY_BYTES} bytes, base64-encoded`);
+  if (key.length !== KEY_BYTES) throw new ConfigError(`${source} is not an encryption key: expected ${KEY_FORM}, it decodes to ${key.length} bytes`);
   return key;
 }
 
-function keyFromFile(dataDir: string): Buffer {
-  const path = join(dataDir, 'secret.key');
-  try {
-    return decodeKey(readFileSync(path, 'utf8'), path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+const keyFilePath = (dataDir: string) => join(dataDir, 'secret.key');
+
+/** Where the key comes from, as an operator names it. */
+export const encryptionKeySource = (config: Config, env: NodeJS.ProcessEnv = process.env): string =>
+  (env.ENCRYPTION_KEY ? 'ENCRYPTION_KEY' : `the key file ${keyFilePath(config.dataDir)}`);
+
+/**
+ * Refuses a key that can never work, before anything is served: ENCRYPTION_KEY or an existing key file that is not
+ * a key, or a key file that cannot be read. Creates nothing: a missing key file is made on first use.
+ */
+export function checkEncryptionKey(config: Config, env: NodeJS.ProcessEnv = process.env): void {
+  if (env.ENCRYPTION_KEY) {
+    decodeKey(env.ENCRYPTION_KEY, 'ENCRYPTION_KEY');
+    return;
   }
+  readKeyFile(keyFilePath(config.dataDir));
+}
+
+/** The key file's key, or undefined when there is no file yet. */
+function readKeyFile(path: string): Buffer | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new ConfigError(`the key file ${path} cannot be read (${code ?? (err as Error).message}): make it readable by this user, or set ENCRYPTION_KEY to ${KEY_FORM}`);
+  }
+  return decodeKey(text, `the key file ${path}`);
+}
+
+function keyFromFile(dataDir: string): Buffer {
+  const path = keyFilePath(dataDir);
+  const existing = readKeyFile(path);
+  if (existing) return existing;
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Written under a private name, then linked into place: link() fails if the file exists, so two processes
   // starting together agree on one key and neither can read a half-written file.
@@ -72,7 +102,7 @@ function keyFromFile(dataDir: string): Buffer {
   } finally {
     unlinkSync(temp);
   }
-  return decodeKey(readFileSync(path, 'utf8'), path);
+  return decodeKey(readFileSync(path, 'utf8'), `the key file ${path}`);
 }
 
 /** Puts `temp` at `path` unless a key is already there (then the existing key wins). */

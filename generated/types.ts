@@ -2124,7 +2124,7 @@ export interface paths {
         };
         /**
          * Service name and version
-         * @description Name, description and version (`<semver>+<build>`) of the running service. Public, no token needed.
+         * @description Name, description and version of the running service. Public, no token needed. The version is `<package version>+<build>`, the build being the `BUILD_ID` setting when the service was started with one, else the commit of the checkout it runs from (seven hex digits), else `dev`.
          */
         get: operations["getInfo"];
         put?: never;
@@ -4450,7 +4450,10 @@ export interface components {
             name: string;
             /** @example Self-service management API for a Kafka streaming-data platform */
             description: string;
-            /** @example 7.0.0+20261121.abc1234 */
+            /**
+             * @description `<package version>+<build>`: `BUILD_ID`, else the git commit (seven hex digits), else `dev`.
+             * @example 7.0.0+20261121.abc1234
+             */
             version: string;
         };
         /**
@@ -5625,7 +5628,7 @@ export interface components {
              */
             action: string;
             /**
-             * @description E-mail address of the caller (`system` for the first start and migrations).
+             * @description E-mail address of the caller (`system` for the first start and migrations; `admin-cli` for `npm run admin`, with the operating-system account and host that ran it as `actorName`).
              * @example admin@demo.local
              */
             actor: string;

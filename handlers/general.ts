@@ -4,9 +4,11 @@ import { link } from '../core/hal';
 import { hal, plain, type Handler } from './_lib/reply';
 import { spec } from '../core/spec';
 import { projectRoot as root } from '../core/project-root';
+import { serviceVersion } from '../core/version';
 import { resources } from './resources';
 
-const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; description: string };
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { description: string };
+const version = serviceVersion();
 const specYaml = readFileSync(path.join(root, 'generated', 'openapi.yaml'), 'utf8');
 
 /** The collection relations of the index (templated with paging) and of `/profile`: one per registered resource. */
@@ -22,7 +24,7 @@ export const getIndex: Handler = (ctx) => {
 export const getInfo: Handler = () => plain({
   name: 'platform-management-service',
   description: pkg.description,
-  version: `${pkg.version}+${process.env.BUILD_ID || 'dev'}`,
+  version,
 });
 
 export const getOpenApiJson: Handler = () => ({ status: 200, body: spec, contentType: 'application/json' });

@@ -17,3 +17,25 @@ export async function migrate(sequelize: Sequelize): Promise<string[]> {
   const done = await migrator(sequelize).up();
   return done.map((m) => m.name);
 }
+
+export interface MigrationLevel {
+  /** Applied migrations, oldest first (those of a newer version included). */
+  applied: string[];
+  /** How many migrations this version has. */
+  known: number;
+  pending: string[];
+  /** Applied, but not among this version's: the database was migrated by a newer version. */
+  unknown: string[];
+}
+
+export async function migrationLevel(sequelize: Sequelize): Promise<MigrationLevel> {
+  const umzug = migrator(sequelize);
+  const applied = (await umzug.executed()).map((m) => m.name);
+  const known = new Set(migrations.map((m) => m.name));
+  return {
+    applied,
+    known: known.size,
+    pending: (await umzug.pending()).map((m) => m.name),
+    unknown: applied.filter((name) => !known.has(name)),
+  };
+}

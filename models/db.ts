@@ -1,4 +1,5 @@
 import { Sequelize, type Options } from 'sequelize';
+import { ConfigError } from '../core/config';
 import { guardedPg } from './pg-guarded';
 
 export type Dialect = 'postgres' | 'mysql' | 'mariadb';
@@ -37,7 +38,7 @@ export function dialectOf(url: string): Dialect {
   if (scheme === 'postgres' || scheme === 'postgresql') return 'postgres';
   if (scheme === 'mysql') return 'mysql';
   if (scheme === 'mariadb') return 'mariadb';
-  throw new Error(`DATABASE_URL must start with postgres://, mysql:// or mariadb:// (got ${scheme}://)`);
+  throw new ConfigError(`DATABASE_URL must start with postgres://, mysql:// or mariadb:// (got ${scheme}://)`);
 }
 
 function normaliseUrl(url: string): string {

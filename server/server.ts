@@ -13,6 +13,7 @@ import type { Config } from '../core/config';
 import { createSecretBox } from '../core/secret-box';
 import { migrations } from '../migrations';
 import { createLifecycle } from './lifecycle';
+import { authBase, publicRoot as publicRootOf } from '../core/public-url';
 
 export interface RunningServer {
   url: string;
@@ -58,8 +59,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   answerParserErrors(server);
   const port = (server.address() as AddressInfo).port;
-  const publicRoot = config.publicUrl ?? `http://localhost:${port}`;
-  if (!external) authUrl = `${publicRoot}/auth`;
+  const publicRoot = publicRootOf(config, port);
+  authUrl = authBase(config, port);
   return {
     url: publicRoot,
     port,

@@ -13,10 +13,24 @@ import cluster, { type Worker } from 'node:cluster';
 import { logger } from '../core/logger';
 
 export interface WorkerReady { type: 'listening'; url: string; authUrl: string }
+interface WorkerFailed { type: 'start-failed'; reason: string }
 
 /** In a worker: tells the primary this process serves the port. */
 export function reportListening(url: string, authUrl: string): void {
   process.send?.({ type: 'listening', url, authUrl } satisfies WorkerReady);
+}
+
+/** In a worker: tells the primary, in one line, why this process cannot serve (a port in use); resolves once sent. */
+export function reportStartFailure(reason: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.send) return resolve();
+    process.send({ type: 'start-failed', reason } satisfies WorkerFailed, undefined, {}, () => resolve());
+  });
+}
+
+/** A worker exited before it served: the reason it reported, else its exit code. */
+export class WorkerStartError extends Error {
+  override name = 'WorkerStartError';
 }
 
 export interface Workers {
@@ -51,9 +65,18 @@ export function forkWorkers(count: number, env: Record<string, string>, options:
   function fork(): { worker: Worker; listening: Promise<WorkerReady> } {
     const worker = cluster.fork(env);
     live.add(worker);
+    let reason: string | undefined;
     const listening = new Promise<WorkerReady>((resolve, reject) => {
-      worker.on('message', (message: WorkerReady) => { if (message?.type === 'listening') resolve(message); });
-      worker.once('exit', (code, signal) => reject(new Error(`worker ${worker.process.pid} exited before it listened (code ${code}, signal ${signal})`)));
+      worker.on('message', (message: WorkerReady | WorkerFailed) => {
+        if (message?.type === 'start-failed') reason ??= message.reason;
+        if (message?.type === 'listening') resolve(message);
+      });
+      worker.once('exit', (code, signal) => {
+        const fail = () => reject(new WorkerStartError(reason ?? `worker ${worker.process.pid} exited during start-up (code ${code}, signal ${signal})`));
+        // A reason sent just before exiting is read from the channel before the channel reports it closed.
+        if (worker.isConnected()) worker.once('disconnect', fail);
+        else fail();
+      });
     });
     listening.catch(() => undefined);
     worker.once('exit', (code, signal) => {
@@ -61,7 +84,9 @@ export function forkWorkers(count: number, env: Record<string, string>, options:
       const retired = retiring.delete(worker);
       if (stopping || retired || candidates.has(worker)) return;
       if (!started) {
-        failStart(new Error(`worker ${worker.process.pid} exited during start-up (code ${code}, signal ${signal})`));
+        // During start-up any exit fails the start, with the worker's own reason when it sent one.
+        const exited = new WorkerStartError(`worker ${worker.process.pid} exited during start-up (code ${code}, signal ${signal})`);
+        listening.then(() => failStart(exited), failStart);
         return;
       }
       logger.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');

@@ -18,8 +18,10 @@ export interface TestApp extends RunningServer { api: string; config: Config; st
 
 /** `database`: Sequelize options over the service's own (a narrower pool, say). */
 export async function startTestApp(overrides: Partial<Config> = {}, database: Options = {}): Promise<TestApp> {
-  const guard = sqlGuard(inject('databaseUrl'));
-  const sequelize = openDatabase(inject('databaseUrl'), { logging: guard.logging, ...database });
+  // `databaseUrl`: another database than the run's (one a test made and migrated itself).
+  const url = overrides.databaseUrl ?? inject('databaseUrl');
+  const guard = sqlGuard(url);
+  const sequelize = openDatabase(url, { logging: guard.logging, ...database });
   const outside = transactionGuard(sequelize);
   const config: Config = { ...loadConfig({}), port: 0, dataDir: inject('dataDir'), validateResponses: true, ...overrides };
   const running = await startServer({ config, sequelize, host: '127.0.0.1' });

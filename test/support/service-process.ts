@@ -1,8 +1,8 @@
 /**
- * The real `npm start` (its build step and the bundle it runs) on a fresh database of the suite's server, for the
- * tests of signals, stops and the worker cluster; and plain HTTP requests on a fresh connection each, as a load.
+ * The real `npm start` (test/support/npm-start) on a fresh database of the suite's server, for the tests of
+ * signals, stops and the worker cluster: its processes by role; and plain HTTP requests on a fresh connection each,
+ * alone or as a load.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,12 +10,10 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { tree } from '../../scripts/bench-procs';
 import { freePort } from '../../scripts/embedded-postgres';
+import { npmStart } from './npm-start';
 import { createRunDatabase } from './run-database';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-
 export interface Service {
-  child: ChildProcess;
   port: number;
   tenant: string;
   admin: { username: string; password: string };
@@ -26,7 +24,7 @@ export interface Service {
   output: () => string;
   /** npm's exit code once it has exited (npm exits with the code of the process it ran). */
   exited: Promise<number | null>;
-  /** Stops what is still running and drops the database. */
+  /** Kills what is still running and drops the database. */
   cleanUp: () => Promise<void>;
 }
 
@@ -62,45 +60,37 @@ export async function waitFor(what: string, condition: () => boolean | Promise<b
 }
 
 /** `npm start` with WORKERS=`workers`; answers once it announces that it listens (every worker does). */
-export async function startService(tenant: string, workers: number, env: Record<string, string> = {}): Promise<Service> {
+export async function startService(tenant: string, workers: number): Promise<Service> {
   const db = await createRunDatabase(inject('databaseUrl'));
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pms-service-'));
   const port = await freePort();
   const admin = { username: `admin@${tenant}.test`, password: `${tenant}-admin-password-1` };
-  const child = spawn('npm', ['start'], {
-    cwd: root,
-    env: {
-      ...process.env, DATABASE_URL: db.url, PORT: String(port), DATA_DIR: dataDir, BOOTSTRAP_TENANT: tenant,
-      BOOTSTRAP_ADMIN_EMAIL: admin.username, BOOTSTRAP_ADMIN_PASSWORD: admin.password, LOG_LEVEL: 'info', WORKERS: String(workers), ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+  const npm = npmStart({
+    DATABASE_URL: db.url, PORT: String(port), DATA_DIR: dataDir, BOOTSTRAP_TENANT: tenant, BOOTSTRAP_ADMIN_EMAIL: admin.username,
+    BOOTSTRAP_ADMIN_PASSWORD: admin.password, LOG_LEVEL: 'info', WORKERS: String(workers),
   });
-  let output = '';
-  child.stdout!.on('data', (d) => { output += String(d); });
-  child.stderr!.on('data', (d) => { output += String(d); });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const output = () => `${npm.stdout()}\n${npm.stderr()}`;
   const cleanUp = async () => {
     // The whole process group, whoever of it is left (npm may be gone while a process it started runs on).
-    const all = tree(child.pid!);
+    const all = tree(npm.pid);
     try {
-      process.kill(-child.pid!, 'SIGKILL');
+      process.kill(-npm.pid, 'SIGKILL');
     } catch { /* nobody left */ }
     await gone(all);
     await db.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitFor('the service announced', () => output.includes('platform management service listening'), 120, () => output);
+    await npm.printed('platform management service listening', 120_000);
   } catch (err) {
     await cleanUp();
     throw err;
   }
   // npm runs a shell that runs node: the primary is the first node process below npm.
-  const primary = tree(child.pid!).find((pid) => /(^|\/)node$/.test(cmdline(pid).split('\0')[0]) && cmdline(pid).includes('start.mjs'))!;
+  const primary = tree(npm.pid).find((pid) => /(^|\/)node$/.test(cmdline(pid).split('\0')[0]) && cmdline(pid).includes('start.mjs'))!;
   return {
-    child, port, tenant, admin, primary, exited, cleanUp,
+    port, tenant, admin, primary, exited: npm.exited, cleanUp, output,
     workers: () => tree(primary).slice(1),
-    output: () => output,
   };
 }
 

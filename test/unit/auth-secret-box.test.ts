@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../core/config';
-import { createSecretBox } from '../../core/secret-box';
+import { ConfigError, loadConfig } from '../../core/config';
+import { checkEncryptionKey, createSecretBox } from '../../core/secret-box';
 
 const dirs: string[] = [];
 function tempDataDir(): string {
@@ -72,5 +72,34 @@ describe('secret box', () => {
     const dataDir = tempDataDir();
     boxWith({}, dataDir);
     expect(() => statSync(join(dataDir, 'secret.key'))).toThrow();
+  });
+});
+
+describe('the start-up check of the encryption key', () => {
+  const check = (env: NodeJS.ProcessEnv, dataDir = tempDataDir()) => () => checkEncryptionKey({ ...loadConfig({}), dataDir }, env);
+
+  it('accepts a 32-byte ENCRYPTION_KEY, an existing key file, or no key file yet (and creates none)', () => {
+    expect(check(envKey())).not.toThrow();
+    const dataDir = tempDataDir();
+    writeFileSync(join(dataDir, 'secret.key'), `${randomBytes(32).toString('base64')}\n`);
+    expect(check({}, dataDir)).not.toThrow();
+    const empty = tempDataDir();
+    expect(check({}, empty)).not.toThrow();
+    expect(() => statSync(join(empty, 'secret.key'))).toThrow();
+  });
+
+  it('names ENCRYPTION_KEY and the form it must have, never its value', () => {
+    expect(check({ ENCRYPTION_KEY: 'hunter2' })).toThrow(ConfigError);
+    expect(check({ ENCRYPTION_KEY: 'hunter2' })).toThrow(/^ENCRYPTION_KEY is not an encryption key: expected a base64-encoded key of 32 bytes \(e\.g\. `openssl rand -base64 32`\), it decodes to \d+ bytes$/);
+  });
+
+  it('names a key file that is not a key, or that cannot be read', () => {
+    const dataDir = tempDataDir();
+    const file = join(dataDir, 'secret.key');
+    writeFileSync(file, 'short\n');
+    expect(check({}, dataDir)).toThrow(`the key file ${file} is not an encryption key`);
+    rmSync(file);
+    mkdirSync(file);
+    expect(check({}, dataDir)).toThrow(`the key file ${file} cannot be read (EISDIR): make it readable by this user, or set ENCRYPTION_KEY to a base64-encoded key of 32 bytes`);
   });
 });

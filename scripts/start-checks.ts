@@ -1,0 +1,28 @@
+/** What `npm start` checks before it serves, so that a start that cannot work stops with its cause. */
+import net from 'node:net';
+import { checkSigningKeysOpen } from '../auth/keys';
+import type { Config } from '../core/config';
+import { checkEncryptionKey, createSecretBox, encryptionKeySource } from '../core/secret-box';
+import type { Models } from '../models';
+
+/**
+ * Before the database: the encryption key, and the port — a first start that made its admin and then could not
+ * open the port would never show that admin's password.
+ */
+export async function preflight(config: Config): Promise<void> {
+  checkEncryptionKey(config);
+  if (config.port !== 0) await checkPortFree(config.port);
+}
+
+/** Opens and closes the port as the server will (all interfaces); EADDRINUSE or EACCES is thrown as listen throws it. */
+function checkPortFree(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(port, '0.0.0.0', () => probe.close(() => resolve()));
+  });
+}
+
+/** After the migrations: the stored signing keys open with this process's encryption key. */
+export const checkStoredKeys = (models: Models, config: Config): Promise<void> =>
+  checkSigningKeysOpen(models, createSecretBox(config), encryptionKeySource(config));

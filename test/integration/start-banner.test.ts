@@ -1,0 +1,68 @@
+/**
+ * Issue 30: what `npm start` tells its operator. The first start prints the admin's password; a restart says the
+ * admin exists and how to reset its password; every start names the token issuer clients must use — the one that
+ * discovery at any address announces — and, without PUBLIC_URL, that production sets it.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../../scripts/embedded-postgres';
+import { npmStart, type NpmStart } from '../support/npm-start';
+import { createRunDatabase } from '../support/run-database';
+
+const tenant = `banner-${randomBytes(3).toString('hex')}`;
+const email = `admin@${tenant}.test`;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'pms-banner-'));
+const running: NpmStart[] = [];
+let database: { url: string; drop: () => Promise<void> } | undefined;
+afterAll(async () => {
+  for (const start of running) await start.stop();
+  await database?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const HINT = 'PUBLIC_URL is not set, so the issuer is localhost whatever host clients call: in production set PUBLIC_URL to the URL clients reach this service at.';
+
+/** `npm start` until its banner's issuer line; then stopped. Answers what it printed and discovery's issuer. */
+async function start(env: Record<string, string>): Promise<{ stdout: string; discovered: string; port: number }> {
+  database ??= await createRunDatabase(inject('databaseUrl'));
+  const port = await freePort();
+  const service = npmStart({ DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(port), BOOTSTRAP_TENANT: tenant, BOOTSTRAP_ADMIN_EMAIL: email, WORKERS: '1', ...env });
+  running.push(service);
+  try {
+    // The banner is one write: once its issuer line is there, all of it is.
+    await service.printed('Token issuer');
+    const res = await fetch(`http://127.0.0.1:${port}/auth/realms/${tenant}/.well-known/openid-configuration`);
+    const { issuer } = (await res.json()) as { issuer: string };
+    return { stdout: service.stdout(), discovered: issuer, port };
+  } finally {
+    await service.stop();
+  }
+}
+
+describe('the start banner', () => {
+  it('first start: the password once and the issuer that discovery announces', async () => {
+    const { stdout, discovered, port } = await start({});
+    expect(stdout).toMatch(new RegExp(`Created tenant '${tenant}' with admin ${email} / \\S+ {2}\\(shown only this once\\)`));
+    const issuer = `http://localhost:${port}/auth/realms/${tenant}`;
+    expect(stdout).toContain(`Token issuer of tenant '${tenant}' (clients must use exactly this URL): ${issuer}\n${HINT}`);
+    expect(discovered).toBe(issuer);
+  }, 120_000);
+
+  it('a restart (as a cluster): the admin exists, and how to reset its password', async () => {
+    const { stdout, port } = await start({ WORKERS: '2' });
+    expect(stdout).not.toContain('Created tenant');
+    expect(stdout).toContain(`Admin ${email} of tenant '${tenant}' already exists; lost its password? npm run admin -- reset-password ${email}\n`);
+    expect(stdout).toContain(`Token issuer of tenant '${tenant}' (clients must use exactly this URL): http://localhost:${port}/auth/realms/${tenant}\n`);
+  }, 120_000);
+
+  it('with PUBLIC_URL: that issuer, and no advice', async () => {
+    const { stdout, discovered } = await start({ PUBLIC_URL: 'https://pms.example.com' });
+    const issuer = `https://pms.example.com/auth/realms/${tenant}`;
+    expect(stdout).toContain(`Token issuer of tenant '${tenant}' (clients must use exactly this URL): ${issuer}\n`);
+    expect(stdout).not.toContain('PUBLIC_URL is not set');
+    expect(discovered).toBe(issuer);
+  }, 120_000);
+});
