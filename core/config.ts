@@ -25,6 +25,8 @@ export interface Config {
   providerTimeoutMs: number;
   /** `npm start`'s worker processes sharing the port (`WORKERS`, default the core count; 1 = no cluster). */
   workers: number;
+  /** How long a stopping process waits for the requests it is serving, 10 s (`SHUTDOWN_TIMEOUT_MS`). */
+  shutdownTimeoutMs: number;
 }
 
 /** One entry of `TRUSTED_ISSUERS`: an external identity provider (workload identity, CI) a service account may be bound to. */
@@ -61,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     confluentCloudApiUrl: (env.CONFLUENT_CLOUD_API_URL || 'https://api.confluent.cloud').replace(/\/+$/, ''),
     providerTimeoutMs: positiveInt(env.PROVIDER_TIMEOUT_MS, 'PROVIDER_TIMEOUT_MS', 'milliseconds') ?? 10_000,
     workers: positiveInt(env.WORKERS, 'WORKERS', 'processes') ?? availableParallelism(),
+    shutdownTimeoutMs: positiveInt(env.SHUTDOWN_TIMEOUT_MS, 'SHUTDOWN_TIMEOUT_MS', 'milliseconds') ?? 10_000,
   };
 }
 

@@ -35,6 +35,8 @@ async function runWorker(config: Config): Promise<void> {
     await running.close();
     await sequelize.close();
   });
+  // A rolling restart is the primary's to run; a terminal's hang-up reaches the workers too and must not end them.
+  onRestart(() => undefined);
 }
 
 async function runPrimary(config: Config): Promise<void> {
@@ -73,12 +75,13 @@ async function servePrimary(config: Config, sequelize: Sequelize, databaseUrl: s
       await sequelize.close();
       await embedded?.stop();
     });
+    onRestart(() => logger.warn('SIGHUP ignored: with WORKERS=1 there is no worker to replace'));
     return;
   }
 
   const first = await seed(initModels(sequelize));
   await sequelize.close();
-  const workers = forkWorkers(config.workers, { DATABASE_URL: databaseUrl });
+  const workers = forkWorkers(config.workers, { DATABASE_URL: databaseUrl }, { shutdownTimeoutMs: config.shutdownTimeoutMs });
   const stopAll = async () => {
     await workers.stop();
     await embedded?.stop();
@@ -91,9 +94,13 @@ async function servePrimary(config: Config, sequelize: Sequelize, databaseUrl: s
     throw err;
   }
   onStop(stopAll);
+  onRestart(() => void workers.restart());
 }
 
-/** SIGINT (a terminal's Ctrl-C reaches every process of the group) and SIGTERM stop this process once. */
+/**
+ * SIGINT (a terminal's Ctrl-C reaches every process of the group) and SIGTERM stop this process once, cleanly: a
+ * server finishes the requests it holds (server/lifecycle), a primary stops its workers so.
+ */
 function onStop(stop: () => Promise<void>): void {
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -105,4 +112,9 @@ function onStop(stop: () => Promise<void>): void {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** SIGHUP: a rolling restart of the workers (server/workers). */
+function onRestart(restart: () => void): void {
+  process.on('SIGHUP', restart);
 }

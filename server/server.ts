@@ -11,6 +11,8 @@ import { createApp } from './app';
 import { answerParserErrors } from './client-error';
 import type { Config } from '../core/config';
 import { createSecretBox } from '../core/secret-box';
+import { migrations } from '../migrations';
+import { createLifecycle } from './lifecycle';
 import { authBase, publicRoot as publicRootOf } from '../core/public-url';
 
 export interface RunningServer {
@@ -18,6 +20,10 @@ export interface RunningServer {
   port: number;
   authUrl: string;
   models: Models;
+  /**
+   * Stops cleanly: readiness fails at once, no connection is accepted, the requests in flight are answered (for at
+   * most `shutdownTimeoutMs`), then every connection is closed. The database connection stays open for its owner.
+   */
   close: () => Promise<void>;
 }
 
@@ -34,7 +40,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const models = initModels(sequelize);
   let authUrl = config.externalAuthUrl ?? '';
   const secrets = createSecretBox(config);
-  const deps: Deps = { models, config, authUrl: () => authUrl, secrets };
+  const lifecycle = createLifecycle();
+  const health = { stopping: () => lifecycle.stopping, newestMigration: migrations[migrations.length - 1].name };
+  const deps: Deps = { models, config, authUrl: () => authUrl, secrets, health };
   const external = config.externalAuthUrl !== undefined;
   const keys = external ? undefined : createKeyStore(models, secrets);
   const app = await createApp({
@@ -44,7 +52,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   if (options.beforeListen) await options.beforeListen(models);
   const server: Server = await new Promise((resolve, reject) => {
-    const s = createServer(app).listen(config.port, options.host ?? '0.0.0.0', () => resolve(s));
+    const s = createServer(lifecycle.track(app));
+    lifecycle.watch(s);
+    s.listen(config.port, options.host ?? '0.0.0.0', () => resolve(s));
     s.once('error', reject);
   });
   answerParserErrors(server);
@@ -56,9 +66,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     authUrl,
     models,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () => lifecycle.stop(server, config.shutdownTimeoutMs),
   };
 }
