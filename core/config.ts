@@ -29,6 +29,8 @@ export interface Config {
   metricsPort?: number;
   /** Traces are exported (OpenTelemetry SDK configured by `OTEL_*`): an OTLP endpoint or a trace exporter is set. */
   tracing: boolean;
+  /** How long a stopping process waits for the requests it is serving, 10 s (`SHUTDOWN_TIMEOUT_MS`). */
+  shutdownTimeoutMs: number;
 }
 
 /** One entry of `TRUSTED_ISSUERS`: an external identity provider (workload identity, CI) a service account may be bound to. */
@@ -67,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: positiveInt(env.WORKERS, 'WORKERS', 'processes') ?? availableParallelism(),
     metricsPort: metricsPort(env),
     tracing: tracingWanted(env),
+    shutdownTimeoutMs: positiveInt(env.SHUTDOWN_TIMEOUT_MS, 'SHUTDOWN_TIMEOUT_MS', 'milliseconds') ?? 10_000,
   };
 }
 

@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { Row, RowModel } from './row';
 import type { Config } from './config';
 import type { SecretBox } from './secret-box';
+import type { HealthInputs } from './health';
 
 /** Who is calling: resolved from a verified bearer token (auth/authenticate). */
 export interface Principal {
@@ -30,6 +31,8 @@ export interface Deps {
   authUrl: () => string;
   /** Encryption of secrets at rest (signing keys, principals' private keys). */
   secrets: SecretBox;
+  /** The process's state the readiness probe reports. */
+  health: HealthInputs;
 }
 
 /** Everything one handler call may use. */

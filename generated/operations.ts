@@ -740,6 +740,21 @@ export const operations = {
     "path": "/groups/{id}/{rel}/{propertyId}",
     "tag": "Groups"
   },
+  "getHealth": {
+    "method": "get",
+    "path": "/health",
+    "tag": "Health"
+  },
+  "getLiveness": {
+    "method": "get",
+    "path": "/health/liveness",
+    "tag": "Health"
+  },
+  "getReadiness": {
+    "method": "get",
+    "path": "/health/readiness",
+    "tag": "Health"
+  },
   "listInstances": {
     "method": "get",
     "path": "/instances",

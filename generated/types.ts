@@ -2427,6 +2427,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness and readiness together
+         * @description Both probes in one report: the checks of `/health/liveness` and of `/health/readiness`, 503 when any
+         *     fails. Public (no token is read), never audited, no parameters; a method other than GET or HEAD answers 405.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/liveness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Answers 200 while the process serves requests; it reads nothing else (no database), so a database outage
+         *     never makes an orchestrator restart the service. Public (no token is read), never audited, no parameters; a
+         *     method other than GET or HEAD answers 405.
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/readiness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Whether this process should be sent requests: the database answers one statement within 500 ms (a hung
+         *     database, or a pool with no free connection, answers `fail` within that bound rather than hanging), the
+         *     database has applied the newest migration this build knows, and the process is not stopping (after SIGTERM
+         *     it fails at once, while it finishes the requests it holds). 503 with the same body when any check fails.
+         *     Public (no token is read), never audited, no parameters; a method other than GET or HEAD answers 405.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/instances": {
         parameters: {
             query?: never;
@@ -5977,6 +6044,98 @@ export interface components {
             href: string;
             /** @enum {boolean} */
             templated: true;
+        };
+        /**
+         * @description A health report in the format of the IETF draft "Health Check Response Format for HTTP APIs"
+         *     (draft-inadarei-api-health-check, media type `application/health+json`): the overall `status` and, per check,
+         *     one observation. It names no host, secret or tenant.
+         * @example {
+         *       "status": "pass",
+         *       "description": "platform-management-service",
+         *       "checks": {
+         *         "database": [
+         *           {
+         *             "componentType": "datastore",
+         *             "status": "pass",
+         *             "observedValue": 1.4,
+         *             "observedUnit": "ms",
+         *             "time": "2026-11-21T10:15:00.000Z"
+         *           }
+         *         ],
+         *         "migrations": [
+         *           {
+         *             "componentType": "datastore",
+         *             "status": "pass",
+         *             "observedValue": "0016-audit-action-type-index",
+         *             "time": "2026-11-21T10:15:00.000Z"
+         *           }
+         *         ],
+         *         "shutdown": [
+         *           {
+         *             "componentType": "system",
+         *             "status": "pass",
+         *             "observedValue": false,
+         *             "time": "2026-11-21T10:15:00.000Z"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        Health: {
+            /**
+             * @description `fail` when any check fails (the response is then 503).
+             * @enum {string}
+             */
+            status: "pass" | "fail";
+            /** @example platform-management-service */
+            description?: string;
+            /** @description The checks the probe ran, each a list of one observation. */
+            checks: {
+                /** @description Liveness: the process serves. `observedValue`: seconds since it started. */
+                uptime?: components["schemas"]["HealthCheck"][];
+                /** @description Readiness: one round trip to the database. `observedValue`: how long it took, in ms. */
+                database?: components["schemas"]["HealthCheck"][];
+                /**
+                 * @description Readiness: the newest migration the database has applied (`observedValue`); it passes when that is the
+                 *     newest this build knows, or a later one.
+                 */
+                migrations?: components["schemas"]["HealthCheck"][];
+                /** @description Readiness: `observedValue` is `true` once the process has begun to stop (it then fails). */
+                shutdown?: components["schemas"]["HealthCheck"][];
+            };
+        };
+        /**
+         * @description One observation of a check (draft-inadarei-api-health-check §4).
+         * @example {
+         *       "componentType": "datastore",
+         *       "status": "pass",
+         *       "observedValue": 1.4,
+         *       "observedUnit": "ms",
+         *       "time": "2026-11-21T10:15:00.000Z"
+         *     }
+         */
+        HealthCheck: {
+            /** @enum {string} */
+            componentType: "datastore" | "system";
+            /** @enum {string} */
+            status: "pass" | "fail";
+            /** @description What was observed, a number, a string or a boolean; absent when nothing could be observed. */
+            observedValue?: number | string | boolean;
+            /**
+             * @description The unit of a numeric `observedValue`.
+             * @enum {string}
+             */
+            observedUnit?: "ms" | "s";
+            /**
+             * Format: date-time
+             * @description When it was observed.
+             */
+            time: string;
+            /**
+             * @description Why a check fails; absent when it passes.
+             * @example no answer within 500 ms
+             */
+            output?: string;
         };
         /** @description Writable fields of an instance. */
         InstanceFields: {
@@ -14048,6 +14207,249 @@ export interface operations {
             404: components["responses"]["NotFound"];
             412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["Unprocessable"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every check passes. */
+            200: {
+                headers: {
+                    /** @description `no-store`: every answer is observed afresh. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "pass",
+                     *       "description": "platform-management-service",
+                     *       "checks": {
+                     *         "uptime": [
+                     *           {
+                     *             "componentType": "system",
+                     *             "status": "pass",
+                     *             "observedValue": 3600.2,
+                     *             "observedUnit": "s",
+                     *             "time": "2026-11-21T10:15:00.000Z"
+                     *           }
+                     *         ],
+                     *         "database": [
+                     *           {
+                     *             "componentType": "datastore",
+                     *             "status": "pass",
+                     *             "observedValue": 1.4,
+                     *             "observedUnit": "ms",
+                     *             "time": "2026-11-21T10:15:00.000Z"
+                     *           }
+                     *         ],
+                     *         "migrations": [
+                     *           {
+                     *             "componentType": "datastore",
+                     *             "status": "pass",
+                     *             "observedValue": "0016-audit-action-type-index",
+                     *             "time": "2026-11-21T10:15:00.000Z"
+                     *           }
+                     *         ],
+                     *         "shutdown": [
+                     *           {
+                     *             "componentType": "system",
+                     *             "status": "pass",
+                     *             "observedValue": false,
+                     *             "time": "2026-11-21T10:15:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/health+json": components["schemas"]["Health"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description A readiness check fails; the body says which and why. */
+            503: {
+                headers: {
+                    /** @description `no-store`: every answer is observed afresh. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "fail",
+                     *       "description": "platform-management-service",
+                     *       "checks": {
+                     *         "uptime": [
+                     *           {
+                     *             "componentType": "system",
+                     *             "status": "pass",
+                     *             "observedValue": 3600.2,
+                     *             "observedUnit": "s",
+                     *             "time": "2026-11-21T10:15:00.000Z"
+                     *           }
+                     *         ],
+                     *         "database": [
+                     *           {
+                     *             "componentType": "datastore",
+                     *             "status": "fail",
+                     *             "observedValue": 500.3,
+                     *             "observedUnit": "ms",
+                     *             "time": "2026-11-21T10:15:00.000Z",
+                     *             "output": "no answer within 500 ms"
+                     *           }
+                     *         ],
+                     *         "migrations": [
+                     *           {
+                     *             "componentType": "datastore",
+                     *             "status": "fail",
+                     *             "time": "2026-11-21T10:15:00.000Z",
+                     *             "output": "not read: the database did not answer"
+                     *           }
+                     *         ],
+                     *         "shutdown": [
+                     *           {
+                     *             "componentType": "system",
+                     *             "status": "pass",
+                     *             "observedValue": false,
+                     *             "time": "2026-11-21T10:15:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/health+json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process serves. */
+            200: {
+                headers: {
+                    /** @description `no-store`: every answer is observed afresh. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "pass",
+                     *       "description": "platform-management-service",
+                     *       "checks": {
+                     *         "uptime": [
+                     *           {
+                     *             "componentType": "system",
+                     *             "status": "pass",
+                     *             "observedValue": 3600.2,
+                     *             "observedUnit": "s",
+                     *             "time": "2026-11-21T10:15:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/health+json": components["schemas"]["Health"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to serve. */
+            200: {
+                headers: {
+                    /** @description `no-store`: every answer is observed afresh. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "pass",
+                     *       "description": "platform-management-service",
+                     *       "checks": {
+                     *         "database": [
+                     *           {
+                     *             "componentType": "datastore",
+                     *             "status": "pass",
+                     *             "observedValue": 1.4,
+                     *             "observedUnit": "ms",
+                     *             "time": "2026-11-21T10:15:00.000Z"
+                     *           }
+                     *         ],
+                     *         "migrations": [
+                     *           {
+                     *             "componentType": "datastore",
+                     *             "status": "pass",
+                     *             "observedValue": "0016-audit-action-type-index",
+                     *             "time": "2026-11-21T10:15:00.000Z"
+                     *           }
+                     *         ],
+                     *         "shutdown": [
+                     *           {
+                     *             "componentType": "system",
+                     *             "status": "pass",
+                     *             "observedValue": false,
+                     *             "time": "2026-11-21T10:15:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/health+json": components["schemas"]["Health"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Not ready; the failing checks say why (`output`). */
+            503: {
+                headers: {
+                    /** @description `no-store`: every answer is observed afresh. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "fail",
+                     *       "description": "platform-management-service",
+                     *       "checks": {
+                     *         "shutdown": [
+                     *           {
+                     *             "componentType": "system",
+                     *             "status": "fail",
+                     *             "observedValue": true,
+                     *             "time": "2026-11-21T10:15:00.000Z",
+                     *             "output": "the service is stopping"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/health+json": components["schemas"]["Health"];
+                };
+            };
         };
     };
     listInstances: {

@@ -9,6 +9,7 @@ import type { Handler } from './_lib/reply';
 import { wire, type DerivedOperationId, type DescriptorProblem, type Replacement } from './_lib/wiring';
 import { resources } from './resources';
 import * as general from './general';
+import * as health from './health';
 import * as profile from './profile';
 import * as groups from './groups';
 import * as users from './users';
@@ -37,6 +38,7 @@ function handlersOf<M extends object>(module: M): HandlersOf<M> {
 
 const own = {
   ...handlersOf(general),
+  ...handlersOf(health),
   ...handlersOf(profile),
   ...handlersOf(groups),
   ...handlersOf(users),

@@ -39,6 +39,8 @@ async function runWorker(config: Config): Promise<void> {
     await sequelize.close();
     await tracing?.stop();
   });
+  // A rolling restart is the primary's to run; a terminal's hang-up reaches the workers too and must not end them.
+  onRestart(() => undefined);
 }
 
 async function runPrimary(config: Config): Promise<void> {
@@ -79,16 +81,17 @@ async function servePrimary(config: Config, sequelize: Sequelize, databaseUrl: s
       await embedded?.stop();
       await tracing?.stop();
     });
+    onRestart(() => logger.warn('SIGHUP ignored: with WORKERS=1 there is no worker to replace'));
     return;
   }
 
   const first = await seed(initModels(sequelize));
   await sequelize.close();
   const metrics = await serveClusterMetrics(config.metricsPort);
-  const workers = forkWorkers(config.workers, { DATABASE_URL: databaseUrl });
+  const workers = forkWorkers(config.workers, { DATABASE_URL: databaseUrl }, { shutdownTimeoutMs: config.shutdownTimeoutMs });
   const stopAll = async () => {
-    await metrics.close();
     await workers.stop();
+    await metrics.close();
     await embedded?.stop();
   };
   try {
@@ -100,9 +103,13 @@ async function servePrimary(config: Config, sequelize: Sequelize, databaseUrl: s
     throw err;
   }
   onStop(stopAll);
+  onRestart(() => void workers.restart());
 }
 
-/** SIGINT (a terminal's Ctrl-C reaches every process of the group) and SIGTERM stop this process once. */
+/**
+ * SIGINT (a terminal's Ctrl-C reaches every process of the group) and SIGTERM stop this process once, cleanly: a
+ * server finishes the requests it holds (server/lifecycle), a primary stops its workers so.
+ */
 function onStop(stop: () => Promise<void>): void {
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -114,4 +121,9 @@ function onStop(stop: () => Promise<void>): void {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** SIGHUP: a rolling restart of the workers (server/workers). */
+function onRestart(restart: () => void): void {
+  process.on('SIGHUP', restart);
 }

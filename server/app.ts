@@ -169,6 +169,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     const operation = api.router.matchOperation(obRequest) as Operation | undefined;
     if (operation) nameRequest(res, operation.operationId);
     const isPublic = Array.isArray(operation?.security) && operation.security.length === 0;
+    if (!operation && isPublicPath(path)) throw routeError(method, path);
     const authenticated = isPublic ? undefined : await options.authenticate(req.headers, method === 'GET' ? itemWanted(operation, relative) : undefined);
     let principal: Principal | undefined;
     let prefetched: Prefetched | undefined;
@@ -225,6 +226,14 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
   function declaredQuery(operation: Operation, query: Query): Record<string, unknown> {
     const known = shapeOf(operation).queryNames;
     return Object.fromEntries(Object.entries(query).filter(([name]) => known.has(name)));
+  }
+
+  /** A path whose every method is public (the probes, /info): a wrong method is refused before any token is read. */
+  function isPublicPath(path: string): boolean {
+    const operations = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE']
+      .map((m) => api.router.matchOperation({ method: m, path, headers: {} } as ObRequest) as Operation | undefined)
+      .filter((o) => o !== undefined);
+    return operations.length > 0 && operations.every((o) => Array.isArray(o.security) && o.security.length === 0);
   }
 
   function routeError(method: string, path: string): HttpError {

@@ -12,6 +12,8 @@ import { createApp } from './app';
 import { answerParserErrors } from './client-error';
 import type { Config } from '../core/config';
 import { createSecretBox } from '../core/secret-box';
+import { migrations } from '../migrations';
+import { createLifecycle } from './lifecycle';
 import { authBase, publicRoot as publicRootOf } from '../core/public-url';
 import { collectMetrics } from './telemetry/metrics';
 import { listenMetrics, serviceMetrics } from './telemetry/metrics-endpoint';
@@ -23,6 +25,10 @@ export interface RunningServer {
   models: Models;
   /** The port of /metrics when METRICS_PORT gives it one and this process serves it (not a cluster worker). */
   metricsPort?: number;
+  /**
+   * Stops cleanly: readiness fails at once, no connection is accepted, the requests in flight are answered (for at
+   * most `shutdownTimeoutMs`), then every connection is closed. The database connection stays open for its owner.
+   */
   close: () => Promise<void>;
 }
 
@@ -40,7 +46,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const models = initModels(sequelize);
   let authUrl = config.externalAuthUrl ?? '';
   const secrets = createSecretBox(config);
-  const deps: Deps = { models, config, authUrl: () => authUrl, secrets };
+  const lifecycle = createLifecycle();
+  const health = { stopping: () => lifecycle.stopping, newestMigration: migrations[migrations.length - 1].name };
+  const deps: Deps = { models, config, authUrl: () => authUrl, secrets, health };
   const external = config.externalAuthUrl !== undefined;
   const keys = external ? undefined : createKeyStore(models, secrets);
   const app = await createApp({
@@ -50,7 +58,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   if (options.beforeListen) await options.beforeListen(models);
   const server: Server = await new Promise((resolve, reject) => {
-    const s = createServer(app).listen(config.port, options.host ?? '0.0.0.0', () => resolve(s));
+    const s = createServer(lifecycle.track(app));
+    lifecycle.watch(s);
+    s.listen(config.port, options.host ?? '0.0.0.0', () => resolve(s));
     s.once('error', reject);
   });
   answerParserErrors(server);
@@ -71,9 +81,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     authUrl,
     models,
     metricsPort: metrics?.port,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }).then(closeMetrics),
+    close: () => lifecycle.stop(server, config.shutdownTimeoutMs).then(closeMetrics),
   };
 }

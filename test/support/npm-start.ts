@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface NpmStart {
+  /** npm's process id, also its process group's. */
+  pid: number;
   stdout: () => string;
   stderr: () => string;
   /** The exit code (null: ended by a signal). */
@@ -32,6 +34,7 @@ export function npmStart(env: Record<string, string | undefined>): NpmStart {
   let done = false;
   void exited.then(() => { done = true; });
   return {
+    pid: child.pid!,
     stdout: () => stdout,
     stderr: () => stderr,
     exited,
