@@ -6,6 +6,7 @@ import type { KeyStore } from './keys';
 import { OAuthError, invalidRequest } from './oauth-error';
 import { issuerOf } from './tokens';
 import { stringProblem } from '../core/input-hygiene';
+import { tokenGranted } from '../core/observe';
 import { createTrustedIssuerKeys, type TrustedIssuerKeys } from './trusted-issuers';
 
 const DISCOVERY = '/realms/:realm/.well-known/openid-configuration';
@@ -45,12 +46,19 @@ export function issuerRouter(options: Deps & { keys: KeyStore; trustedIssuers?: 
 
   router.post(TOKEN, noStore, withRealm, express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 50 }), async (req, res) => {
     const { realm, tenant } = res.locals.auth as RealmLocals;
-    const form = readForm(req.body);
-    const grantType = required(form, 'grant_type');
-    const grant = Object.hasOwn(grants, grantType) ? grants[grantType] : undefined;
-    if (!grant) throw new OAuthError(400, 'unsupported_grant_type', `Unsupported grant_type: ${grantType.slice(0, 64)}`);
-    const tokens = await grant({ deps, realm, tenant, form, authorization: req.get('authorization') });
-    res.status(200).json(tokens);
+    let grantType: string | undefined;
+    try {
+      const form = readForm(req.body);
+      grantType = required(form, 'grant_type');
+      const grant = Object.hasOwn(grants, grantType) ? grants[grantType] : undefined;
+      if (!grant) throw new OAuthError(400, 'unsupported_grant_type', `Unsupported grant_type: ${grantType.slice(0, 64)}`);
+      const tokens = await grant({ deps, realm, tenant, form, authorization: req.get('authorization') });
+      tokenGranted(grantType, 'issued');
+      res.status(200).json(tokens);
+    } catch (err) {
+      tokenGranted(grantType !== undefined && Object.hasOwn(grants, grantType) ? grantType : 'other', err instanceof OAuthError ? err.error : 'error');
+      throw err;
+    }
   });
 
   router.use(oauthErrors);

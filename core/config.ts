@@ -25,6 +25,10 @@ export interface Config {
   providerTimeoutMs: number;
   /** `npm start`'s worker processes sharing the port (`WORKERS`, default the core count; 1 = no cluster). */
   workers: number;
+  /** Set: `/metrics` is served on this port only, not on the API port (`METRICS_PORT`; docs/observability.md). */
+  metricsPort?: number;
+  /** Traces are exported (OpenTelemetry SDK configured by `OTEL_*`): an OTLP endpoint or a trace exporter is set. */
+  tracing: boolean;
   /** How long a stopping process waits for the requests it is serving, 10 s (`SHUTDOWN_TIMEOUT_MS`). */
   shutdownTimeoutMs: number;
 }
@@ -63,8 +67,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     confluentCloudApiUrl: (env.CONFLUENT_CLOUD_API_URL || 'https://api.confluent.cloud').replace(/\/+$/, ''),
     providerTimeoutMs: positiveInt(env.PROVIDER_TIMEOUT_MS, 'PROVIDER_TIMEOUT_MS', 'milliseconds') ?? 10_000,
     workers: positiveInt(env.WORKERS, 'WORKERS', 'processes') ?? availableParallelism(),
+    metricsPort: metricsPort(env),
+    tracing: tracingWanted(env),
     shutdownTimeoutMs: positiveInt(env.SHUTDOWN_TIMEOUT_MS, 'SHUTDOWN_TIMEOUT_MS', 'milliseconds') ?? 10_000,
   };
+}
+
+/** `METRICS_PORT`: a TCP port other than the API's. */
+function metricsPort(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.METRICS_PORT;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const port = Number(raw);
+  if (!/^\s*\d+\s*$/.test(raw) || port < 1 || port > 65535) throw new ConfigError(`METRICS_PORT must be a TCP port (1-65535), got "${raw}"`);
+  if (port === Number(env.PORT || 8080)) throw new ConfigError(`METRICS_PORT must differ from PORT (both ${port}): unset METRICS_PORT to serve /metrics on the API port`);
+  return port;
+}
+
+const TRACE_EXPORTERS = ['otlp', 'console', 'zipkin', 'none'];
+
+/**
+ * Traces are on when the OpenTelemetry SDK would export them: an OTLP endpoint is set or OTEL_TRACES_EXPORTER names
+ * an exporter, and neither `OTEL_TRACES_EXPORTER=none` nor `OTEL_SDK_DISABLED=true` turns them off. An exporter the
+ * SDK does not know stops the start rather than leaving traces silently off.
+ */
+function tracingWanted(env: NodeJS.ProcessEnv): boolean {
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
+  const unknown = exporters.find((e) => !TRACE_EXPORTERS.includes(e));
+  if (unknown !== undefined) throw new ConfigError(`OTEL_TRACES_EXPORTER must be one of ${TRACE_EXPORTERS.join(', ')}, got "${unknown}"`);
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true' || exporters.includes('none')) return false;
+  return exporters.length > 0 || Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
 
 /**

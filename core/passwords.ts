@@ -23,6 +23,11 @@ const MAX_KEY_LENGTH = 256;
  */
 const hashing = pLimit(availableParallelism());
 
+/** Derivations (sign-ins, secret checks, new secrets) waiting for a free slot: the sign-in queue. */
+export function hashingQueueLength(): number {
+  return hashing.pendingCount;
+}
+
 function derive(plain: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
   return hashing(() => new Promise<Buffer>((resolve, reject) => {
     scrypt(plain.normalize('NFC'), salt, keyLength, options, (err, key) => (err ? reject(err) : resolve(key)));

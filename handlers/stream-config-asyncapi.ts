@@ -7,6 +7,7 @@ import { asyncApiSource } from '../models/asyncapi-source';
 import { uidOf } from './_lib/references';
 import type { RequestContext } from '../core/context';
 import { HttpError, NotFoundError } from '../core/errors';
+import { asyncApiCacheUsed } from '../core/observe';
 import { noneMatch } from './_lib/etag';
 import { JSON_TYPE, plain, type Handler } from './_lib/reply';
 
@@ -35,6 +36,7 @@ export const getStreamConfigAsyncApi: Handler = async (ctx) => {
   const headers = { ETag: tagOf(`${yaml ? 'yaml' : 'json'}|${source.stamp}`), Vary: 'Accept' };
   if (noneMatch(ctx, headers.ETag)) return { status: 304, headers };
   let text = cache.get(uid!, source.stamp);
+  asyncApiCacheUsed(text !== undefined);
   if (text === undefined) {
     text = toYaml(assembleAsyncApi(await source.input()));
     cache.set(uid!, source.stamp, text);

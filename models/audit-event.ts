@@ -1,5 +1,6 @@
 import { DataTypes, Model, type ModelStatic, type Sequelize, type Transaction } from 'sequelize';
 import { newUid } from './define';
+import { auditWritten } from '../core/observe';
 
 export type AuditEventRow = Model & {
   uid: string; seq: string; tenantUid: string | null; timestamp: Date; action: string; actor: string; actorName: string | null;
@@ -59,7 +60,10 @@ export function defineAuditEvent(sequelize: Sequelize): ModelStatic<AuditEventRo
   }, { tableName: 'audit_events', timestamps: false }) as ModelStatic<AuditEventRow>;
 }
 
-/** The one write path of the audit history: always inside the mutation's own transaction. */
+/**
+ * The one write path of the audit history: always inside the mutation's own transaction. The entries count as
+ * written (core/observe) once it commits; a rolled-back one (a dry run, a refusal) wrote none.
+ */
 export async function writeAudit(model: ModelStatic<AuditEventRow>, actor: AuditActor, entries: AuditEntry[], transaction: Transaction): Promise<void> {
   if (entries.length === 0) return;
   const timestamp = new Date();
@@ -70,4 +74,9 @@ export async function writeAudit(model: ModelStatic<AuditEventRow>, actor: Audit
     action: e.action, resourceType: e.resourceType, resourceName: e.resourceName ?? null, resourceId: e.resourceId ?? null,
     details: e.details ?? null,
   })), { transaction });
+  // A savepoint "commits" before its transaction decides: count on the outermost one.
+  let outermost = transaction as Transaction & { parent?: Transaction };
+  while (outermost.parent) outermost = outermost.parent;
+  const count = entries.length;
+  outermost.afterCommit(() => auditWritten(count));
 }

@@ -1,10 +1,14 @@
 import { Sequelize, type Options } from 'sequelize';
 import { ConfigError } from '../core/config';
 import { guardedPg } from './pg-guarded';
+import { timeStatements } from './statement-timing';
 
 export type Dialect = 'postgres' | 'mysql' | 'mariadb';
 
-/** Opens a Sequelize connection for a postgres://, mysql:// or mariadb:// URL. Timestamps are kept in UTC. */
+/**
+ * Opens a Sequelize connection for a postgres://, mysql:// or mariadb:// URL. Timestamps are kept in UTC. Its
+ * statements are timed (models/statement-timing).
+ */
 export function openDatabase(url: string, extra: Options = {}): Sequelize {
   const dialect = dialectOf(url);
   const options: Options = {
@@ -30,7 +34,9 @@ export function openDatabase(url: string, extra: Options = {}): Sequelize {
   } else {
     options.dialectOptions = { connectTimeout: 5_000, ...(extra.dialectOptions ?? {}) };
   }
-  return new Sequelize(normaliseUrl(url), options);
+  const sequelize = new Sequelize(normaliseUrl(url), options);
+  timeStatements(sequelize);
+  return sequelize;
 }
 
 export function dialectOf(url: string): Dialect {

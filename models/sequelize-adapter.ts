@@ -1,7 +1,7 @@
 /**
  * Every use of Sequelize beyond its public API, in one file: the SQL findAll would send, an instance built as
- * findAll builds one, a value parsed as Sequelize's own connections parse it, and a statement run on one of its
- * pooled connections under its query hooks. package.json pins Sequelize to one exact version, and
+ * findAll builds one, a value parsed as Sequelize's own connections parse it, a statement run on one of its
+ * pooled connections under its query hooks, and the pool's counters. package.json pins Sequelize to one exact version, and
  * test/unit/sequelize-adapter.test.ts fails when an upgrade changes anything this file relies on.
  */
 import { ConnectionError, Utils, type FindOptions, type Model, type ModelStatic, type Sequelize } from 'sequelize';
@@ -83,4 +83,13 @@ export async function onPooledConnection<R>(sequelize: Sequelize, sql: string, i
     await (sequelize as Observed).runHooks('afterQuery', options, query);
     await pool.releaseConnection(connection);
   }
+}
+
+/** sequelize-pool's counters, on the pool Sequelize keeps without read replication. */
+interface PoolCounters { using: number; available: number; waiting: number }
+
+/** Connections of the pool in use and idle, and the statements waiting for one. */
+export function poolUsage(sequelize: Sequelize): { used: number; idle: number; waiting: number } {
+  const pool = (sequelize.connectionManager as unknown as { pool?: Partial<PoolCounters> }).pool;
+  return { used: pool?.using ?? 0, idle: pool?.available ?? 0, waiting: pool?.waiting ?? 0 };
 }

@@ -3,6 +3,7 @@
  * optional Confluent-compatible schema registry. Each call opens its own admin connection with the request's
  * credentials, is bounded by `settings.timeoutMs` as a whole, and always disconnects.
  */
+import { providerCallStarted } from '../core/observe';
 import { networkReason, TLS_CODES } from './network-errors';
 import { Kafka, type Admin, type DescribeAclResponse, type DescribeConfigResponse, type KafkaConfig } from 'kafkajs';
 import { brokerUsesTls, kafkaClientConfig } from './kafka-client-config';
@@ -111,6 +112,18 @@ const userTopics = (names: string[]) => names.filter((n) => !isInternal(n));
  * the overall bound keeps a slow broker from stretching a call with several requests past what docs/contract.md §10 allows.
  */
 async function runWithAdmin<T>(config: ApacheKafkaConfig, clientConfig: KafkaConfig, timeoutMs: number, work: (admin: Admin) => Promise<T>): Promise<T> {
+  const ended = providerCallStarted({ provider: 'APACHE_KAFKA', method: 'admin', host: config.bootstrapServers[0] ?? '' });
+  try {
+    const answer = await adminSession(config, clientConfig, timeoutMs, work);
+    ended('ok');
+    return answer;
+  } catch (err) {
+    ended(err instanceof ProviderRejectedError ? 'refused' : 'unavailable');
+    throw err;
+  }
+}
+
+async function adminSession<T>(config: ApacheKafkaConfig, clientConfig: KafkaConfig, timeoutMs: number, work: (admin: Admin) => Promise<T>): Promise<T> {
   const admin = new Kafka(clientConfig).admin();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {

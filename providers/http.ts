@@ -4,6 +4,7 @@
  * (a refusal the caller can act on vs. a provider that cannot be reached or failed).
  */
 import { Agent, request, type Dispatcher } from 'undici';
+import { providerCallStarted, type ProviderOutcome } from '../core/observe';
 import { networkReason, TLS_CODES } from './network-errors';
 import { ProviderRejectedError, ProviderUnavailableError } from './types';
 
@@ -39,15 +40,36 @@ const MAX_REPLY_BYTES = 32 * 1024 * 1024;
  * ProviderUnavailableError; a TLS handshake the caller's certificates cannot complete throws ProviderRejectedError.
  */
 export async function getJson(url: string, options: HttpOptions): Promise<HttpReply> {
-  const { label, timeoutMs } = options;
   const host = hostOf(url);
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  // Tracing adds `traceparent` here (core/observe); the credentials among these headers are never reported.
+  const ended = providerCallStarted({ provider: options.label, method: 'GET', host, headers });
+  const answer: { status?: number } = {};
+  try {
+    const reply = await exchange(url, options, host, headers, answer);
+    ended(reply.status < 400 ? 'ok' : 'client_error', reply.status);
+    return reply;
+  } catch (err) {
+    ended(outcomeOf(err, answer.status), answer.status);
+    throw err;
+  }
+}
+
+function outcomeOf(err: unknown, status: number | undefined): ProviderOutcome {
+  if (err instanceof ProviderRejectedError) return 'refused';
+  return status !== undefined && status >= 500 ? 'server_error' : 'unavailable';
+}
+
+/** The request itself; `answer.status` is set as soon as the provider answers, for the caller to report. */
+async function exchange(url: string, options: HttpOptions, host: string, headers: Record<string, string>, answer: { status?: number }): Promise<HttpReply> {
+  const { label, timeoutMs } = options;
   const dispatcher = options.tls ? tlsAgent(options.tls) : undefined;
   try {
     let reply: Dispatcher.ResponseData;
     try {
       reply = await request(url, {
         method: 'GET',
-        headers: { accept: 'application/json', ...options.headers },
+        headers,
         dispatcher,
         signal: AbortSignal.timeout(timeoutMs),
         headersTimeout: timeoutMs,
@@ -56,6 +78,7 @@ export async function getJson(url: string, options: HttpOptions): Promise<HttpRe
     } catch (err) {
       throw classify(err, label, host, timeoutMs, Boolean(options.tls?.cert));
     }
+    answer.status = reply.statusCode;
     const text = await readLimited(reply.body, label, host, timeoutMs);
     if (reply.statusCode >= 500) throw new ProviderUnavailableError(`${label}: ${host} answered ${reply.statusCode}`);
     let body: unknown = null;

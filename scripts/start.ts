@@ -13,6 +13,8 @@ import { migrate } from '../migrations/migrator';
 import { initModels } from '../models';
 import { startServer } from '../server/server';
 import { forkWorkers, reportListening } from '../server/workers';
+import { serveClusterMetrics } from '../server/telemetry/metrics-endpoint';
+import { startTracing } from '../server/telemetry/tracing-sdk';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
 import { announce, firstStart, type FirstStart } from './start-banner';
 import { checkStoredKeys, preflight } from './start-checks';
@@ -28,12 +30,14 @@ try {
 }
 
 async function runWorker(config: Config): Promise<void> {
+  const tracing = config.tracing ? await startTracing() : undefined;
   const sequelize = openDatabase(config.databaseUrl!);
   const running = await startServer({ config, sequelize });
   reportListening(running.url, running.authUrl);
   onStop(async () => {
     await running.close();
     await sequelize.close();
+    await tracing?.stop();
   });
   // A rolling restart is the primary's to run; a terminal's hang-up reaches the workers too and must not end them.
   onRestart(() => undefined);
@@ -66,6 +70,7 @@ async function servePrimary(config: Config, sequelize: Sequelize, databaseUrl: s
   };
 
   if (config.workers === 1) {
+    const tracing = config.tracing ? await startTracing() : undefined;
     let first: FirstStart = { created: null, existing: null };
     // The first-start tenant exists before the port opens: a client that sees /api/info can sign in at once.
     const running = await startServer({ config, sequelize, beforeListen: async (models) => { first = await seed(models); } });
@@ -74,6 +79,7 @@ async function servePrimary(config: Config, sequelize: Sequelize, databaseUrl: s
       await running.close();
       await sequelize.close();
       await embedded?.stop();
+      await tracing?.stop();
     });
     onRestart(() => logger.warn('SIGHUP ignored: with WORKERS=1 there is no worker to replace'));
     return;
@@ -81,9 +87,11 @@ async function servePrimary(config: Config, sequelize: Sequelize, databaseUrl: s
 
   const first = await seed(initModels(sequelize));
   await sequelize.close();
+  const metrics = await serveClusterMetrics(config.metricsPort);
   const workers = forkWorkers(config.workers, { DATABASE_URL: databaseUrl }, { shutdownTimeoutMs: config.shutdownTimeoutMs });
   const stopAll = async () => {
     await workers.stop();
+    await metrics.close();
     await embedded?.stop();
   };
   try {
@@ -91,6 +99,7 @@ async function servePrimary(config: Config, sequelize: Sequelize, databaseUrl: s
     announce(config, url, authUrl, first, config.workers);
   } catch (err) {
     await workers.stop();
+    await metrics.close();
     throw err;
   }
   onStop(stopAll);

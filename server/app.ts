@@ -27,6 +27,8 @@ import { toValidationError } from './validation-errors';
 import { logger } from '../core/logger';
 import { checkPathSegments, parseQuery, type Query } from './request-target';
 import { plainCheckOf, type DeclaredParameter, type PlainCheck } from './plain-parameters';
+import { nameRequest, observeRequest, requestFailed, type Serve } from './telemetry/requests';
+import { serveMetrics } from './telemetry/metrics-endpoint';
 
 export interface AppOptions {
   deps: Deps;
@@ -127,10 +129,6 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', parseQuery);
-  app.use((req, res, next) => {
-    res.locals.requestId = requestIdOf(req, res);
-    next();
-  });
   if (options.issuer) app.use('/auth', options.issuer);
 
   /**
@@ -139,16 +137,29 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
    * on them. The match is Express's for a mount path: the base path, case-blind, then the end or a slash.
    */
   const apiRoot = basePath.toLowerCase();
-  const listener: RequestListener = (req, res) => {
+  // /metrics sits outside the base path, on this port unless METRICS_PORT gives it one of its own.
+  const metricsHere = deps.config.metricsPort === undefined;
+  const route: Serve = (req, res, requestId) => {
     const pathname = parseUrl(req)?.pathname ?? '';
     const after = pathname.charAt(apiRoot.length);
     if (pathname.slice(0, apiRoot.length).toLowerCase() !== apiRoot || (after !== '' && after !== '/')) {
+      if (metricsHere && pathname === '/metrics') {
+        nameRequest(res, 'metrics');
+        serveMetrics(req, res);
+        return;
+      }
       app(req as Request, res as Response);
       return;
     }
-    const requestId = requestIdOf(req, res);
-    serveApi(req, res, pathname.slice(apiRoot.length) || '/', requestId).catch((err: unknown) => sendError(req, res, errorReply(err, requestId)));
+    serveApi(req, res, pathname.slice(apiRoot.length) || '/', requestId).catch((err: unknown) => fail(req, res, err));
   };
+  const listener: RequestListener = (req, res) => observeRequest(req, res, requestIdOf(req, res), route);
+
+  function fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+    const error = errorReply(err);
+    if (error.status >= 500) requestFailed(res, err);
+    sendError(req, res, error);
+  }
 
   /** `relative`: the path below the base path (`/clusters/…`, at least `/`). */
   async function serveApi(req: IncomingMessage, res: ServerResponse, relative: string, requestId: string): Promise<void> {
@@ -156,6 +167,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     const path = basePath + relative;
     const obRequest: ObRequest = { method, path, headers: req.headers as never };
     const operation = api.router.matchOperation(obRequest) as Operation | undefined;
+    if (operation) nameRequest(res, operation.operationId);
     const isPublic = Array.isArray(operation?.security) && operation.security.length === 0;
     if (!operation && isPublicPath(path)) throw routeError(method, path);
     const authenticated = isPublic ? undefined : await options.authenticate(req.headers, method === 'GET' ? itemWanted(operation, relative) : undefined);
@@ -238,9 +250,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
   }
 
   app.use((req, _res, next) => next(new NotFoundError(`No endpoint ${req.method} ${req.path}`)));
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    sendError(req, res, errorReply(err, res.locals.requestId as string));
-  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => fail(req, res, err));
   return listener;
 }
 

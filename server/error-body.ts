@@ -1,20 +1,19 @@
-/** The one place where failures become the docs/contract.md §2 body. Stack traces and SQL never reach a client. */
+/**
+ * The one place where failures become the docs/contract.md §2 body. Stack traces and SQL never reach a client; the
+ * failure behind a 5xx reaches the request's log line (server/telemetry/requests).
+ */
 import { isConnectionLost, isDeadlock } from '../models/db-errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  BaseError, ConnectionError, ForeignKeyConstraintError, OptimisticLockError, TimeoutError, UniqueConstraintError,
+  ConnectionError, ForeignKeyConstraintError, OptimisticLockError, TimeoutError, UniqueConstraintError,
 } from 'sequelize';
 import { ConflictError, HttpError, ServiceUnavailableError, UnprocessableError } from '../core/errors';
-import { logger } from '../core/logger';
 
-export function errorReply(err: unknown, requestId: string): HttpError {
+export function errorReply(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   const clientError = httpClientError(err);
   if (clientError) return clientError;
-  if (err instanceof ConnectionError || err instanceof TimeoutError || isConnectionLost(err)) {
-    logger.warn({ requestId, err: (err as Error).message }, 'database unavailable');
-    return new ServiceUnavailableError();
-  }
+  if (err instanceof ConnectionError || err instanceof TimeoutError || isConnectionLost(err)) return new ServiceUnavailableError();
   if (err instanceof UniqueConstraintError) {
     const field = Object.keys(err.fields ?? {}).filter((f) => f !== 'tenant_uid').map(wireName)[0];
     return new ConflictError(field ? `${field}: already exists` : 'A resource with the same unique value already exists');
@@ -22,7 +21,6 @@ export function errorReply(err: unknown, requestId: string): HttpError {
   if (err instanceof OptimisticLockError) return new ConflictError('The resource was changed by a concurrent update; reload and retry');
   if (isDeadlock(err)) return new ConflictError('The request collided with a concurrent one; retry it');
   if (err instanceof ForeignKeyConstraintError) return new UnprocessableError('The resource is in use by other resources');
-  logger.error({ requestId, err: err instanceof BaseError ? { name: err.name, message: err.message } : err }, 'unhandled error');
   return new HttpError(500, 'Internal server error', ['Internal server error']);
 }
 

@@ -1,4 +1,5 @@
 /** Builds the whole service on an open database connection and starts listening. */
+import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Sequelize } from 'sequelize';
@@ -14,12 +15,16 @@ import { createSecretBox } from '../core/secret-box';
 import { migrations } from '../migrations';
 import { createLifecycle } from './lifecycle';
 import { authBase, publicRoot as publicRootOf } from '../core/public-url';
+import { collectMetrics } from './telemetry/metrics';
+import { listenMetrics, serviceMetrics } from './telemetry/metrics-endpoint';
 
 export interface RunningServer {
   url: string;
   port: number;
   authUrl: string;
   models: Models;
+  /** The port of /metrics when METRICS_PORT gives it one and this process serves it (not a cluster worker). */
+  metricsPort?: number;
   /**
    * Stops cleanly: readiness fails at once, no connection is accepted, the requests in flight are answered (for at
    * most `shutdownTimeoutMs`), then every connection is closed. The database connection stays open for its owner.
@@ -37,6 +42,7 @@ export interface ServerOptions {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config, sequelize } = options;
+  const stopMetrics = collectMetrics(sequelize);
   const models = initModels(sequelize);
   let authUrl = config.externalAuthUrl ?? '';
   const secrets = createSecretBox(config);
@@ -58,6 +64,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     s.once('error', reject);
   });
   answerParserErrors(server);
+  // In a cluster the primary serves METRICS_PORT (scripts/start.ts).
+  const metrics = config.metricsPort !== undefined && !cluster.isWorker
+    ? await listenMetrics(config.metricsPort, options.host ?? '0.0.0.0', serviceMetrics)
+    : undefined;
+  const closeMetrics = async () => {
+    await metrics?.close();
+    stopMetrics();
+  };
   const port = (server.address() as AddressInfo).port;
   const publicRoot = publicRootOf(config, port);
   authUrl = authBase(config, port);
@@ -66,6 +80,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     authUrl,
     models,
-    close: () => lifecycle.stop(server, config.shutdownTimeoutMs),
+    metricsPort: metrics?.port,
+    close: () => lifecycle.stop(server, config.shutdownTimeoutMs).then(closeMetrics),
   };
 }

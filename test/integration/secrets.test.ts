@@ -7,6 +7,10 @@
  * key (PEM, its base64 body, or any line of it) appears anywhere, except the password exactly once: in the reply
  * to `POST /application_authentications`. The stored rows hold neither in clear either.
  *
+ * The same holds for what the service reports about itself: its metrics (`/metrics`) and its traces (tracing on,
+ * into an in-memory exporter) hold no password, no private key, no client or provider secret and no token, also
+ * after sign-ins (a right and a wrong password) and a provider call with its credentials.
+ *
  * Log capture: test/support/log-capture.ts (every line the process writes during the flow, at level trace).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +22,9 @@ import { call, expectStatus, type CallOptions, type CallResult } from '../suppor
 import { startLogCapture, type LogCapture } from '../support/log-capture';
 import { certificateKit, type CertificateKit, type TestLeaf } from '../support/certificates';
 import { queryEscape, terraformCall } from '../support/terraform-client';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
+import { startTracing, type Tracing } from '../../server/telemetry/tracing-sdk';
+import { startFakeAiven, type FakeAiven } from '../support/fake-aiven';
 
 const SINK = 'org.apache.kafka.connect.file.FileStreamSinkConnector';
 
@@ -25,6 +32,10 @@ let app: TestApp;
 let t: TestTenant;
 let w: AccessWorld;
 let kit: CertificateKit;
+let tracing: Tracing;
+let aiven: FakeAiven;
+const spans = new InMemorySpanExporter();
+const AIVEN_TOKEN = 'sc-aiven-token-never-shown-0001';
 
 interface Recorded { label: string; status: number; text: string; headers: string }
 const responses: Recorded[] = [];
@@ -32,7 +43,9 @@ let capture: LogCapture | undefined;
 
 beforeAll(async () => {
   kit = certificateKit();
-  ({ app, t } = await startWithTenant('secret'));
+  tracing = await startTracing({ spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] });
+  aiven = await startFakeAiven({ token: AIVEN_TOKEN, projects: { acme: [{ name: 'kafka-prod', type: 'kafka', uri: 'kafka-prod.example:1234' }] } });
+  ({ app, t } = await startWithTenant('secret', { aivenApiUrl: aiven.url }));
   w = await accessWorld(app, t, 'sc');
   // The world's fixture credential is inserted through the model, not the API (its `types` are not in the stored
   // form, so listing it fails the response validation); this flow makes its credentials through the API.
@@ -43,6 +56,8 @@ afterAll(async () => {
   capture?.stop();
   kit?.cleanup();
   await app?.stop();
+  await aiven?.close();
+  await tracing?.stop();
 });
 
 /** One API call, recorded whole: status, every header, the body as sent on the wire. */
@@ -203,6 +218,20 @@ describe('no generated password and no private key is ever shown again, audited 
     expectStatus(await recTf('ksml deploy', 'POST', '/application_deployments', owner, { application: ksml.uid, environment: w.auto.uid, configs: { ksml_definition: 'streams: {}\n' } }), 201);
     expectStatus(await recTf('ksml credentials', 'GET', `/application_credentials/search/findByApplicationIdAndEnvironmentId?applicationId=${ksml.uid}&environmentId=${w.auto.uid}`, owner), 200);
 
+    // 6. Sign-ins, right and wrong, and a provider call with its token: none of it may be reported.
+    const wrongPassword = `sc-wrong-password-${Date.now()}`;
+    const signIn = (password: string) => fetch(`${app.authUrl}/realms/${t.shortName}/protocol/openid-connect/token`, {
+      method: 'POST', body: new URLSearchParams({ client_id: 'self-service', grant_type: 'password', username: t.admin.email, password }),
+    });
+    const issued = await signIn(t.admin.password);
+    expect(issued.status).toBe(200);
+    const freshToken = ((await issued.json()) as { access_token: string }).access_token;
+    expect((await signIn(wrongPassword)).status).toBe(401);
+    expectStatus(await rec('provider', 'POST', '/providers/validateCredentials', {
+      token: t.admin.token, body: { 'Svc-Provider-Type': 'AIVEN', 'Svc-Project-Id-A': 'acme', 'Svc-Auth-Token-A': AIVEN_TOKEN },
+    }), 200);
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+
     const audit = await auditOf(app, { tenantUid: t.tenant.uid });
     const auditTexts = audit.map((r: any) => JSON.stringify(r.get({ plain: true })));
     const [rawAudit] = (await app.models.sequelize.query('SELECT * FROM audit_events WHERE tenant_uid = :tenant', { replacements: { tenant: t.tenant.uid } })) as [unknown[], unknown];
@@ -243,6 +272,18 @@ describe('no generated password and no private key is ever shown again, audited 
       expect(serviceLog).not.toContain(needle);
       for (const row of storedPrincipals) expect(JSON.stringify(row.get({ plain: true }))).not.toContain(needle);
     }
+    // Metrics and traces: no secret of the flow, no token and no credential a request carried.
+    const traced = JSON.stringify(spans.getFinishedSpans().map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status, resource: s.resource.attributes })));
+    expect(traced).toContain('createApplicationPrincipal');
+    expect(metrics).toContain('http_server_request_duration_seconds_count{operation="createApplicationPrincipal"');
+    const tokens = [owner, streamOwner, t.admin.token, freshToken];
+    const others = [t.admin.password, wrongPassword, AIVEN_TOKEN, ...tokens, ...tokens.map((tk) => tk.split('.')[2])];
+    for (const needle of [...passwords, ...keys, ...others]) {
+      expect(metrics, needle.slice(0, 40)).not.toContain(needle);
+      expect(traced, needle.slice(0, 40)).not.toContain(needle);
+    }
+    for (const needle of others) expect(serviceLog, needle.slice(0, 40)).not.toContain(needle);
+
     // The certificates themselves are public and do come back (the check above is not vacuous for PEM text).
     expect(responses.some((r) => r.text.includes(rsa.cert.split('\n')[1]))).toBe(true);
   });

@@ -41,7 +41,13 @@ export interface FakeAivenData {
 }
 
 export type FakeFailure = 401 | 403 | 404 | 500 | 'hang';
-export interface FakeRequest { method: string; path: string; authorization: string | undefined }
+export interface FakeRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  /** The W3C trace context the caller sent, if any. */
+  traceparent?: string;
+}
 
 export interface FakeAiven {
   url: string;
@@ -76,7 +82,7 @@ export async function startFakeAiven(data: FakeAivenData): Promise<FakeAiven> {
   };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    requests.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization });
+    requests.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, traceparent: req.headers.traceparent as string | undefined });
     if (failure && (!failure.on || failure.on.test(req.url ?? ''))) {
       if (failure.mode === 'hang') return;
       const [status, body] = error(failure.mode, `failure ${failure.mode}`);

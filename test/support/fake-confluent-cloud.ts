@@ -77,7 +77,7 @@ export async function startFakeConfluentCloud(data: FakeConfluentData): Promise<
   };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    requests.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization });
+    requests.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, traceparent: req.headers.traceparent as string | undefined });
     let reply: Reply;
     if (failure && (!failure.on || failure.on.test(req.url ?? ''))) {
       if (failure.mode === 'hang') return;

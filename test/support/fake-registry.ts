@@ -20,6 +20,8 @@ export interface FakeRegistryRequest {
   authorization: string | undefined;
   /** Subject of the client certificate, for HTTPS with client certificates. */
   clientCertSubject: string | undefined;
+  /** The W3C trace context the caller sent, if any. */
+  traceparent?: string;
 }
 
 export type FakeRegistryMode = 'ok' | 'unauthorized' | 'forbidden' | 'error' | 'hang';
@@ -59,6 +61,7 @@ export async function startFakeRegistry(options: FakeRegistryOptions = {}): Prom
       path,
       authorization: req.headers.authorization,
       clientCertSubject: peer && peer.subject ? Object.entries(peer.subject).map(([k, v]) => `${k}=${v}`).join(',') : undefined,
+      traceparent: req.headers.traceparent as string | undefined,
     });
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/vnd.schemaregistry.v1+json' });

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Op, type Model, type ModelStatic, type Sequelize } from 'sequelize';
 import { openDatabase } from '../../models/db';
 import { initModels } from '../../models';
-import { onPooledConnection, readRow, selectSql, typeParser } from '../../models/sequelize-adapter';
+import { onPooledConnection, poolUsage, readRow, selectSql, typeParser } from '../../models/sequelize-adapter';
 
 // No server listens here: nothing in this file connects (Sequelize connects on a pooled connection's first use).
 const databases = {
@@ -120,6 +120,29 @@ describe('onPooledConnection: the pool and the query hooks', () => {
     const answer = await onPooledConnection(sequelize, 'SELECT 1', () => false, async (c) => { seen.push(c === connection ? 'run' : 'run elsewhere'); return 7; });
     expect(answer).toBe(7);
     expect(seen).toEqual(['before SELECT 1', 'run', 'after SELECT 1', 'released']);
+    await sequelize.close();
+  });
+});
+
+describe('poolUsage: the pool counters the metrics read', () => {
+  it('sequelize-pool keeps its connections in use, idle and the waiting acquires, on every dialect', async () => {
+    for (const sequelize of Object.values(databases)) {
+      const pool = (sequelize.connectionManager as unknown as { pool: Record<string, unknown> }).pool;
+      for (const counter of ['using', 'available', 'waiting']) expect(typeof pool[counter], counter).toBe('number');
+      expect(poolUsage(sequelize)).toEqual({ used: 0, idle: 0, waiting: 0 });
+    }
+  });
+
+  it('counts a connection lent out, then idle once released', async () => {
+    const sequelize = openDatabase('postgres://u:p@127.0.0.1:9/none');
+    const manager = sequelize.connectionManager as unknown as { pool: { acquire(): Promise<object>; release(c: object): void; _factory: { create(): Promise<object>; validate(c: object): boolean } } };
+    // The factory is the one piece replaced: no database listens here.
+    manager.pool._factory.create = async () => ({ end: (done: () => void) => done() });
+    manager.pool._factory.validate = () => true;
+    const connection = await manager.pool.acquire();
+    expect(poolUsage(sequelize)).toEqual({ used: 1, idle: 0, waiting: 0 });
+    manager.pool.release(connection);
+    expect(poolUsage(sequelize)).toEqual({ used: 0, idle: 1, waiting: 0 });
     await sequelize.close();
   });
 });
