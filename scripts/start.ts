@@ -20,6 +20,8 @@ import { announce, firstStart, type FirstStart } from './start-banner';
 import { checkStoredKeys, preflight } from './start-checks';
 import { failStart } from './start-errors';
 
+const POOL_CLOSE_BOUND_MS = 5_000;
+
 try {
   const config = loadConfig();
   if (cluster.isWorker) await runWorker(config);
@@ -36,7 +38,7 @@ async function runWorker(config: Config): Promise<void> {
   reportListening(running.url, running.authUrl);
   onStop(async () => {
     await running.close();
-    await sequelize.close();
+    await closePool(sequelize);
     await tracing?.stop();
   });
   // A rolling restart is the primary's to run; a terminal's hang-up reaches the workers too and must not end them.
@@ -77,7 +79,7 @@ async function servePrimary(config: Config, sequelize: Sequelize, databaseUrl: s
     announce(config, running.url, running.authUrl, first, 1);
     onStop(async () => {
       await running.close();
-      await sequelize.close();
+      await closePool(sequelize);
       await embedded?.stop();
       await tracing?.stop();
     });
@@ -121,6 +123,17 @@ function onStop(stop: () => Promise<void>): void {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/**
+ * Closing the pool waits for connections a hung database never releases; past the bound the process exits anyway
+ * (its connections go with it), so a stop is bounded even then.
+ */
+async function closePool(sequelize: Sequelize): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => { timer = setTimeout(resolve, POOL_CLOSE_BOUND_MS); });
+  await Promise.race([sequelize.close().catch(() => undefined), bound]);
+  clearTimeout(timer);
 }
 
 /** SIGHUP: a rolling restart of the workers (server/workers). */
