@@ -62,7 +62,7 @@ export async function startApi(env: { databaseUrl: string; dataDir: string; work
   const t0 = performance.now();
   const client = api(origin);
   const child = spawnStart({
-    NODE_ENV: 'production', DATABASE_URL: env.databaseUrl, DATA_DIR: env.dataDir, PORT: String(port), LOG_LEVEL: 'warn',
+    NODE_ENV: 'production', DATABASE_URL: env.databaseUrl, DATA_DIR: env.dataDir, PORT: String(port), LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
     BOOTSTRAP_TENANT: client.tenant, BOOTSTRAP_ADMIN_EMAIL: client.email, BOOTSTRAP_ADMIN_PASSWORD: client.password,
     WORKERS: String(env.workers), ENCRYPTION_KEY,
   });

@@ -11,7 +11,7 @@
  * BENCH_SIZES (1000,100000,1000000), BENCH_AUDIT_SIZES (10000,1000000; BENCH_AUDIT=0 skips), BENCH_DURATION seconds
  * per scenario (10), BENCH_WARMUP seconds before each, not counted (1), BENCH_CONNECTIONS (32), BENCH_GRANTS pending
  * grants approved (3000), BENCH_ROUNDS of bare/ours GET item (3), BENCH_SIZE_ROUNDS of the sizes (3), BENCH_START_WARMUP seconds of untimed load on a
- * server just started (5).
+ * server just started (5), BENCH_LOG_LEVEL of the API (warn: failures only; info adds the line of every request).
  * A quick try: BENCH_SIZES=1000,5000 BENCH_AUDIT_SIZES=1000,5000 BENCH_DURATION=2 npm run bench
  */
 import { execFileSync } from 'node:child_process';
