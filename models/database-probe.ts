@@ -6,6 +6,7 @@
  * database holds one pooled connection for the probes, however often an orchestrator asks.
  */
 import { QueryTypes, type Sequelize } from 'sequelize';
+import { TIMED_OUT, within } from '../core/within';
 
 export type DatabaseProbe =
   /** `newestApplied`: null when no migration is applied. */
@@ -32,12 +33,9 @@ function statement(sequelize: Sequelize): Promise<Outcome> {
 
 export async function probeDatabase(sequelize: Sequelize, boundMs: number): Promise<DatabaseProbe> {
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), boundMs); });
-  const outcome = await Promise.race([statement(sequelize), bound]);
-  clearTimeout(timer);
+  const outcome = await within(statement(sequelize), boundMs);
   const ms = Math.round((performance.now() - started) * 10) / 10;
-  if (outcome === 'timeout') return { answered: false, ms, reason: 'timeout' };
+  if (outcome === TIMED_OUT) return { answered: false, ms, reason: 'timeout' };
   if (!outcome.ok) return { answered: false, ms, reason: 'error' };
   return { answered: true, ms, newestApplied: outcome.newestApplied };
 }

@@ -8,6 +8,7 @@ import cluster from 'node:cluster';
 import type { Sequelize } from 'sequelize';
 import { loadConfig, type Config } from '../core/config';
 import { logger } from '../core/logger';
+import { within } from '../core/within';
 import { openDatabase } from '../models/db';
 import { migrate } from '../migrations/migrator';
 import { initModels } from '../models';
@@ -130,10 +131,7 @@ function onStop(stop: () => Promise<void>): void {
  * (its connections go with it), so a stop is bounded even then.
  */
 async function closePool(sequelize: Sequelize): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<void>((resolve) => { timer = setTimeout(resolve, POOL_CLOSE_BOUND_MS); });
-  await Promise.race([sequelize.close().catch(() => undefined), bound]);
-  clearTimeout(timer);
+  await within(sequelize.close().catch(() => undefined), POOL_CLOSE_BOUND_MS);
 }
 
 /** SIGHUP: a rolling restart of the workers (server/workers). */
