@@ -30,12 +30,17 @@ export function createLifecycle(): Lifecycle {
   let stopping = false;
   const connections = new Map<Socket, Connection>();
 
+  // One listener for every response (no closure per request): the response finds its connection again by its request.
+  function released(this: ServerResponse): void {
+    connections.get(this.req.socket)?.responses.delete(this);
+  }
+
   const track = (listener: RequestListener): RequestListener => (req, res) => {
     const connection = connections.get(req.socket);
     if (connection) {
       connection.served = true;
       connection.responses.add(res);
-      res.once('close', () => connection.responses.delete(res));
+      res.on('close', released);
     }
     if (stopping) res.setHeader('Connection', 'close');
     listener(req, res);
