@@ -1852,7 +1852,7 @@ export interface paths {
         get: operations["listEnvironments"];
         put?: never;
         /**
-         * Create a environment
+         * Create an environment
          * @description Creates an environment (ENVIRONMENT_AUTHOR, ENVIRONMENT_ADMIN). Unless ENVIRONMENT_ADMIN or TENANT_ADMIN, the caller must belong to the `owners` group (403). A Private environment needs `authorizationIssuer` Auto (400). Audited as CREATED (Environment).
          */
         post: operations["createEnvironment"];
@@ -1916,25 +1916,25 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a environment
+         * Get an environment
          * @description One environment, with `ETag` and `Last-Modified`.
          */
         get: operations["getEnvironment"];
         /**
-         * Replace a environment
+         * Replace an environment
          * @description Replaces all writable fields (absent optional fields take their defaults); `shortName` and `instance` cannot change (422). Owners, ENVIRONMENT_ADMIN, TENANT_ADMIN. Audited as UPDATED.
          */
         put: operations["replaceEnvironment"];
         post?: never;
         /**
-         * Delete a environment
+         * Delete an environment
          * @description Deletes an environment. Owners, ENVIRONMENT_ADMIN, TENANT_ADMIN. Blocked (422) while it has stream configs, principals, credentials, deployments or open (Pending or Approved) access grants. Audited as DELETED.
          */
         delete: operations["deleteEnvironment"];
         options?: never;
         head?: never;
         /**
-         * Update a environment
+         * Update an environment
          * @description Changes the given fields only (maps merge key by key); `shortName` and `instance` cannot change (422). Owners, ENVIRONMENT_ADMIN, TENANT_ADMIN. Audited as UPDATED.
          */
         patch: operations["patchEnvironment"];
@@ -2508,7 +2508,7 @@ export interface paths {
         get: operations["listInstances"];
         put?: never;
         /**
-         * Create a instance
+         * Create an instance
          * @description Creates an instance (TENANT_ADMIN). `topicNamePattern` defaults to `{tenant}-{instance}-{environment}-{stream}`, `enabledAuthenticationMethods` to the tenant's supported methods. `supportTier` is not served yet (reference data comes later). Audited as CREATED, plus CLUSTER_ADDED per cluster (Instance).
          */
         post: operations["createInstance"];
@@ -2574,25 +2574,25 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a instance
+         * Get an instance
          * @description One instance, with `ETag` and `Last-Modified`.
          */
         get: operations["getInstance"];
         /**
-         * Replace a instance
+         * Replace an instance
          * @description Replaces all writable fields (absent optional fields take their defaults); `shortName` cannot change (422). TENANT_ADMIN. Audited as UPDATED plus CLUSTER_ADDED / CLUSTER_REMOVED per cluster gained or lost.
          */
         put: operations["replaceInstance"];
         post?: never;
         /**
-         * Delete a instance
+         * Delete an instance
          * @description Deletes an instance no environment runs on (else 422). TENANT_ADMIN. Audited as DELETED.
          */
         delete: operations["deleteInstance"];
         options?: never;
         head?: never;
         /**
-         * Update a instance
+         * Update an instance
          * @description Changes the given fields only; `shortName` cannot change (422). TENANT_ADMIN. Audited as UPDATED plus CLUSTER_ADDED / CLUSTER_REMOVED.
          */
         patch: operations["patchInstance"];
@@ -4273,7 +4273,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @description The one error body of every status ≥ 400. */
-        Error: {
+        ApiError: {
             /**
              * @description HTTP reason in UPPER_SNAKE case
              * @example BAD_REQUEST
@@ -4309,7 +4309,7 @@ export interface components {
          *     beyond the end of the page. When more match, `totalElements` is a lower bound (the end of the page plus
          *     1,001), `next` leads on and the `last` link is left out — a `next` without a `last` means "more than counted".
          */
-        Page: {
+        PageMetadata: {
             /** @example 20 */
             size: number;
             /**
@@ -4440,7 +4440,7 @@ export interface components {
                 href: string;
             }[];
             content: unknown[];
-            page?: components["schemas"]["Page"];
+            page?: components["schemas"]["PageMetadata"];
         };
         Index: {
             _links: components["schemas"]["Links"];
@@ -4595,7 +4595,7 @@ export interface components {
                 application_access: components["schemas"]["ApplicationAccess"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @description The environment to request a grant in (or to revoke or cancel the open grant of, with a `reason`).
@@ -4818,7 +4818,7 @@ export interface components {
                 application_access_grants: components["schemas"]["ApplicationAccessGrant"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         PlainUser: {
             uid: string;
@@ -4947,7 +4947,7 @@ export interface components {
                 applicationAccessGrantResponses: components["schemas"]["ApplicationAccessGrantResponse"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @description Why the grant is denied or revoked; stored as the grant's `comment` (`""` too). Absent leaves the comment as it is.
@@ -5137,7 +5137,7 @@ export interface components {
                 application_credentials: components["schemas"]["ApplicationCredential"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @description An application to deploy to an environment, with its configuration (string values, stored and echoed as sent).
@@ -5208,7 +5208,7 @@ export interface components {
                 application_deployments: components["schemas"]["ApplicationDeployment"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @description The recorded state (no connect cluster or KSML runner is driven); the other kind's key is null.
@@ -5376,7 +5376,7 @@ export interface components {
                 application_principals: components["schemas"]["ApplicationPrincipal"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @description Writable fields of an application. `applicationType` decides which `type` values fit (Custom: Java, Kafka
@@ -5545,7 +5545,7 @@ export interface components {
                 applications: components["schemas"]["Application"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @description What an association path answers: for a to-many association `{_embedded:{<collection>:[…]}, _links:{self}}`,
@@ -5674,7 +5674,7 @@ export interface components {
                 events: components["schemas"]["AuditEvent"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @description Every audit action, in the spec's order.
@@ -5784,7 +5784,7 @@ export interface components {
                 clusters: components["schemas"]["Cluster"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /** @description Writable fields of an environment. */
         EnvironmentFields: {
@@ -5922,7 +5922,7 @@ export interface components {
                 environments: components["schemas"]["Environment"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /** @description Writable fields of a group. */
         GroupFields: {
@@ -6032,7 +6032,7 @@ export interface components {
                 groups: components["schemas"]["Group"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @example {
@@ -6235,7 +6235,7 @@ export interface components {
                 instances: components["schemas"]["Instance"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @description The `Svc-*` fields of one external provider (docs/contract.md §10), JSON strings. `Svc-Provider-Type` picks
@@ -6602,7 +6602,7 @@ export interface components {
                 confidentialities: components["schemas"]["Confidentiality"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /** @description Writable fields of a integrity. */
         IntegrityFields: {
@@ -6664,7 +6664,7 @@ export interface components {
                 integrities: components["schemas"]["Integrity"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /** @description Writable fields of a support tier. */
         SupportTierFields: {
@@ -6726,7 +6726,7 @@ export interface components {
                 support_tiers: components["schemas"]["SupportTier"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /** @description One configuration property a connector of the plugin takes. */
         ConfigDefinition: {
@@ -6858,7 +6858,7 @@ export interface components {
                 connect_plugins: components["schemas"]["ConnectPlugin"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @description The schema language; AVRO when absent.
@@ -7002,7 +7002,7 @@ export interface components {
                 schemas: components["schemas"]["Schema"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @example {
@@ -7083,7 +7083,7 @@ export interface components {
                 schema_versions: components["schemas"]["SchemaVersion"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /** @description Writable fields of a stream config (a stream deployed to one environment). */
         StreamConfigFields: {
@@ -7222,7 +7222,7 @@ export interface components {
                 stream_configs: components["schemas"]["StreamConfig"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @description One holder of browse permission: a user (`type: USER`) or a group (`type: GROUP`).
@@ -7398,7 +7398,7 @@ export interface components {
                 streams: components["schemas"]["Stream"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @description `"true"`/`"false"` flags (default `"false"`); PATCH merges key by key.
@@ -7564,7 +7564,7 @@ export interface components {
                 tenants: components["schemas"]["Tenant"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @description A contact person of the tenant. `type` (any case) may be left out; the `type` query parameter, else BUSINESS, applies.
@@ -7835,7 +7835,7 @@ export interface components {
                 users: components["schemas"]["User"][];
             };
             _links: components["schemas"]["Links"];
-            page: components["schemas"]["Page"];
+            page: components["schemas"]["PageMetadata"];
         };
     };
     responses: {
@@ -7861,7 +7861,7 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/hal+json": components["schemas"]["Error"];
+                "application/hal+json": components["schemas"]["ApiError"];
             };
         };
         /** @description The bearer token is missing, malformed, expired, not signed by the realm, or names another realm than the `realm` header. */
@@ -7882,7 +7882,7 @@ export interface components {
                  *       "subErrors": null
                  *     }
                  */
-                "application/hal+json": components["schemas"]["Error"];
+                "application/hal+json": components["schemas"]["ApiError"];
             };
         };
         /** @description The caller may see the resource but not perform this action, or the XSRF cookie and header differ. */
@@ -7901,7 +7901,7 @@ export interface components {
                  *       "subErrors": null
                  *     }
                  */
-                "application/hal+json": components["schemas"]["Error"];
+                "application/hal+json": components["schemas"]["ApiError"];
             };
         };
         /** @description No such path, or no such resource visible to the caller (resources of other tenants are never visible). */
@@ -7920,7 +7920,7 @@ export interface components {
                  *       "subErrors": null
                  *     }
                  */
-                "application/hal+json": components["schemas"]["Error"];
+                "application/hal+json": components["schemas"]["ApiError"];
             };
         };
         /** @description The path exists but not with this method; the `Allow` header lists the methods it has. */
@@ -7941,7 +7941,7 @@ export interface components {
                  *       "subErrors": null
                  *     }
                  */
-                "application/hal+json": components["schemas"]["Error"];
+                "application/hal+json": components["schemas"]["ApiError"];
             };
         };
         /** @description A unique field is taken (case-insensitively, per tenant) or a concurrent update won. */
@@ -7960,7 +7960,7 @@ export interface components {
                  *       "subErrors": null
                  *     }
                  */
-                "application/hal+json": components["schemas"]["Error"];
+                "application/hal+json": components["schemas"]["ApiError"];
             };
         };
         /** @description `If-Match` names another version than the current one. */
@@ -7979,7 +7979,7 @@ export interface components {
                  *       "subErrors": null
                  *     }
                  */
-                "application/hal+json": components["schemas"]["Error"];
+                "application/hal+json": components["schemas"]["ApiError"];
             };
         };
         /** @description The body exceeds MAX_BODY_BYTES (5 MiB by default). */
@@ -7998,7 +7998,7 @@ export interface components {
                  *       "subErrors": null
                  *     }
                  */
-                "application/hal+json": components["schemas"]["Error"];
+                "application/hal+json": components["schemas"]["ApiError"];
             };
         };
         /** @description The body is neither JSON nor text/uri-list. */
@@ -8017,7 +8017,7 @@ export interface components {
                  *       "subErrors": null
                  *     }
                  */
-                "application/hal+json": components["schemas"]["Error"];
+                "application/hal+json": components["schemas"]["ApiError"];
             };
         };
         /** @description The `Accept` header names no media type this operation can answer with. */
@@ -8036,7 +8036,7 @@ export interface components {
                  *       "subErrors": null
                  *     }
                  */
-                "application/hal+json": components["schemas"]["Error"];
+                "application/hal+json": components["schemas"]["ApiError"];
             };
         };
         /** @description An immutable field changed, a delete is blocked by dependants, or a state does not allow the action. */
@@ -8055,7 +8055,7 @@ export interface components {
                  *       "subErrors": null
                  *     }
                  */
-                "application/hal+json": components["schemas"]["Error"];
+                "application/hal+json": components["schemas"]["ApiError"];
             };
         };
         /** @description The database is not reachable. */
@@ -8074,7 +8074,7 @@ export interface components {
                  *       "subErrors": null
                  *     }
                  */
-                "application/hal+json": components["schemas"]["Error"];
+                "application/hal+json": components["schemas"]["ApiError"];
             };
         };
         /** @description Done; no body. */
@@ -8107,7 +8107,7 @@ export interface components {
                  *       "subErrors": null
                  *     }
                  */
-                "application/hal+json": components["schemas"]["Error"];
+                "application/hal+json": components["schemas"]["ApiError"];
             };
         };
     };
@@ -8128,8 +8128,7 @@ export interface components {
          *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
          *     matching rows first.
          * @example [
-         *       "name",
-         *       "asc"
+         *       "name,desc"
          *     ]
          */
         sort: string[];
@@ -8179,8 +8178,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -8306,8 +8304,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -8583,8 +8580,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -8686,8 +8682,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -8741,8 +8736,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -9259,8 +9253,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -9335,8 +9328,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -9391,8 +9383,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -9452,8 +9443,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -9508,8 +9498,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -9564,8 +9553,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -9763,8 +9751,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -9864,8 +9851,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -9920,8 +9906,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10255,8 +10240,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10368,8 +10352,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10424,8 +10407,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10475,8 +10457,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10704,8 +10685,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10804,8 +10784,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10851,8 +10830,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10898,8 +10876,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10947,8 +10924,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10995,8 +10971,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -11712,8 +11687,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -11812,8 +11786,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -12013,8 +11986,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -12113,8 +12085,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -12314,8 +12285,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -12414,8 +12384,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -12615,8 +12584,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -12715,8 +12683,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -12920,8 +12887,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -12967,8 +12933,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -13567,8 +13532,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -13612,8 +13576,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -13712,8 +13675,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -14471,8 +14433,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -14571,8 +14532,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -14802,8 +14762,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -15162,8 +15121,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -15262,8 +15220,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -15587,8 +15544,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -15655,8 +15611,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -15705,8 +15660,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -15852,8 +15806,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -15920,8 +15873,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -16409,8 +16361,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -16513,8 +16464,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -16564,8 +16514,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -16620,8 +16569,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -17162,8 +17110,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -17262,8 +17209,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -17310,8 +17256,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -17828,8 +17773,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -17928,8 +17872,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -18129,8 +18072,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -18516,8 +18458,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -18616,8 +18557,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name",
-                 *       "asc"
+                 *       "name,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
