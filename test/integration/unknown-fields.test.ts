@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { expectError } from '../support/errors';
-import { call, created, type CallOptions } from '../support/http';
+import { call, created, type CallOptions, type CallResult } from '../support/http';
 import { configuredStream, newApplication } from '../support/fixtures';
 
 let app: TestApp;
@@ -146,7 +146,7 @@ describe('Terraform-style bodies (test/support/terraform-client) have no unknown
     headers: { Realm: t.shortName, Accept: 'application/hal+json', 'Content-Type': 'application/json', ...STRICT },
     raw: JSON.stringify(body),
   });
-  const ok = (res: { status: number; text: string; headers: Headers }) => {
+  const ok = (res: CallResult) => {
     expect([200, 201, 204], res.text).toContain(res.status);
     expect(res.headers.get('preference-applied')).toBe('handling=strict');
     return res;
