@@ -126,8 +126,11 @@ describe('the document\'s request bodies', () => {
     for (const item of Object.values<Schema>(deref({ $ref: '#/paths' }))) {
       for (const op of Object.values<Schema>(item)) {
         for (const [type, media] of Object.entries<Schema>(op?.requestBody?.content ?? {})) {
-          if (type === 'text/uri-list' || media.example === undefined) continue;
-          for (const name of names(media.schema, media.example)) problems.push(`${op.operationId} ${type}: ${name}`);
+          if (type === 'text/uri-list') continue;
+          const examples = [media.example, ...Object.values<Schema>(media.examples ?? {}).map((e) => e.value)].filter((e) => e !== undefined);
+          for (const example of examples) {
+            for (const name of names(media.schema, example)) problems.push(`${op.operationId} ${type}: ${name}`);
+          }
         }
       }
     }
