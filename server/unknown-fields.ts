@@ -163,10 +163,19 @@ export function ignoredFieldsHeader(paths: FieldPath[]): string {
   const names: string[] = [];
   let more = 0;
   for (const path of paths) {
-    const name = encodeURIComponent(fieldName(path)).replace(/%5B/g, '[').replace(/%5D/g, ']').replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-    if (names.length < HEADER_NAMES && name.length <= HEADER_NAME_LENGTH) names.push(name);
+    const name = headerName(fieldName(path));
+    if (name !== undefined && names.length < HEADER_NAMES && name.length <= HEADER_NAME_LENGTH) names.push(name);
     else more++;
   }
   if (more > 0) names.push(`(${more} more)`);
   return names.join(', ');
+}
+
+/** A field name percent-encoded for the header; undefined for a name that is not well-formed UTF-16. */
+function headerName(name: string): string | undefined {
+  try {
+    return encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']').replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  } catch {
+    return undefined;
+  }
 }

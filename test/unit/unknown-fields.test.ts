@@ -152,5 +152,7 @@ describe('the Ignored-Fields header value', () => {
     const many = Array.from({ length: 25 }, (_, i) => [`f${i}`]);
     expect(ignoredFieldsHeader(many)).toBe(`${many.slice(0, 20).map(([f]) => f).join(', ')}, (5 more)`);
     expect(ignoredFieldsHeader([['x'.repeat(201)], ['y']])).toBe('y, (1 more)');
+    // The body reader refuses unpaired surrogates; were one to reach here, it is counted, not written.
+    expect(ignoredFieldsHeader([['\ud800'], ['y']])).toBe('y, (1 more)');
   });
 });
