@@ -8,6 +8,7 @@
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { IncomingMessage, ServerResponse, RequestListener } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import type { ErrorObject } from 'ajv';
 import parseUrl from 'parseurl';
 import { OpenAPIBackend, type Context as ObContext, type Request as ObRequest } from 'openapi-backend';
 import { randomUUID } from 'node:crypto';
@@ -18,6 +19,7 @@ import { uidOf } from '../handlers/_lib/references';
 import { ForbiddenError, HttpError, MethodNotAllowedError, NotFoundError } from '../core/errors';
 import type { CheckedHandler, Reply } from '../handlers/_lib/reply';
 import { discardBody, readBody } from './body';
+import { checkBodyFields } from './body-fields';
 import { normaliseEnums } from './enum-input';
 import { errorReply, sendError } from './error-body';
 import { responseProblems } from './response-validator';
@@ -106,7 +108,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
    * operation again and parse the request four times; here it is parsed twice (validation, coerced values), or
    * once when the validator could not refuse it (server/plain-parameters).
    */
-  async function dispatch(obRequest: ObRequest, operation: Operation, ctx: RequestContext): Promise<Reply> {
+  async function dispatch(obRequest: ObRequest, operation: Operation, ctx: RequestContext, refusals?: ErrorObject[]): Promise<Reply> {
     const op = operation as unknown as Parameters<typeof api.validator.validateRequest>[1];
     const handler = operationHandlers[operation.operationId];
     const plain = shapeOf(operation).plain;
@@ -115,6 +117,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
       if (plain(request.params)) return handler(withRequest({ request } as unknown as ObContext, ctx));
     }
     const validation = api.validator.validateRequest(obRequest, op);
+    if (refusals) validation.errors = [...(validation.errors ?? []), ...refusals];
     const request = api.router.parseRequest(validation.errors || !validation.coerced ? obRequest : validation.coerced, op as never);
     const c = { api, request, operation, validation } as unknown as ObContext;
     if (validation.errors) return validationFail(c, ctx);
@@ -181,10 +184,12 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     const declared = Object.keys(operation.requestBody?.content ?? {});
     let body: unknown;
     let mediaType: string | undefined;
+    let refusals: ErrorObject[] | undefined;
     if (declared.length > 0) {
       ({ body, mediaType } = await readBody(req, declared, deps.config.maxBodyBytes));
       const schema = shapeOf(operation).bodySchema(mediaType);
       if (body !== undefined && mediaType !== 'text/uri-list') body = normaliseEnums(schema, body);
+      refusals = checkBodyFields(req, res, schema, body);
     } else {
       await discardBody(req, deps.config.maxBodyBytes);
     }
@@ -200,7 +205,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     if (mediaType && mediaType !== 'application/json' && mediaType !== 'text/uri-list' && typeof body === 'object') {
       headersForValidation['content-type'] = 'application/json';
     }
-    const reply = await dispatch({ ...obRequest, query: declaredQuery(operation, query) as never, headers: headersForValidation as never, body }, operation, ctx);
+    const reply = await dispatch({ ...obRequest, query: declaredQuery(operation, query) as never, headers: headersForValidation as never, body }, operation, ctx, refusals);
     if (deps.config.validateResponses) {
       const problems = responseProblems(operation.operationId, reply.status, reply.body === undefined ? undefined : reply.contentType ?? 'application/hal+json', reply.body);
       if (problems.length > 0) {
