@@ -8152,9 +8152,32 @@ export interface components {
          * @example "3"
          */
         ifNoneMatch: string;
+        /**
+         * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+         *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+         *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+         *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+         * @example handling=strict
+         */
+        prefer: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The body fields this operation does not declare, which it ignored: field paths as in the error body
+         *     (`emial`, `owners[0].foo`, `properties.segment.ms`), separated by `, `. Each path is percent-encoded (UTF-8)
+         *     except `A-Z a-z 0-9 - . _ ~ [ ]`, so a path never holds a comma or a space; at most 20 paths of at most 200
+         *     characters are listed, and a last `(N more)` counts the others (`Prefer: handling=strict` names every one).
+         *     Absent when every field is known.
+         * @example emial, owners[0].foo
+         */
+        ignoredFields: string;
+        /**
+         * @description RFC 7240: the `handling` preference applied to the body, when the request asked for one.
+         * @example handling=strict
+         */
+        preferenceApplied: "handling=strict" | "handling=lenient";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
