@@ -4530,7 +4530,37 @@ export interface components {
          *       "_embedded": {
          *         "application": {
          *           "uid": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *           "applicationId": "com.example.billing",
+         *           "name": "Billing",
          *           "shortName": "billing",
+         *           "description": null,
+         *           "applicationType": "Custom",
+         *           "type": "Java",
+         *           "applicationClass": null,
+         *           "applicationClassVersion": null,
+         *           "visibility": "Public",
+         *           "allApplicationIds": [
+         *             "com.example.billing"
+         *           ],
+         *           "owners": {
+         *             "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *             "name": "Payments Team",
+         *             "emailAddress": null,
+         *             "phoneNumber": null,
+         *             "_embedded": {
+         *               "members": []
+         *             },
+         *             "_links": {
+         *               "self": {
+         *                 "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *               },
+         *               "members": []
+         *             }
+         *           },
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/applications/5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0"
@@ -4540,6 +4570,16 @@ export interface components {
          *         "stream": {
          *           "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
          *           "name": "payments",
+         *           "description": null,
+         *           "keyType": "String",
+         *           "valueType": "AVRO",
+         *           "retentionPolicy": "delete",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
@@ -4557,7 +4597,22 @@ export interface components {
          *             "processedAt": null,
          *             "environment": {
          *               "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *               "name": "Acceptance",
          *               "shortName": "acc",
+         *               "description": null,
+         *               "color": "#80affe",
+         *               "retentionTime": 604800000,
+         *               "partitions": 2,
+         *               "authorizationIssuer": "Stream owner",
+         *               "visibility": "Public",
+         *               "properties": {},
+         *               "settings": {},
+         *               "private": false,
+         *               "autoApproved": false,
+         *               "created_at": "2026-11-21T10:15:30",
+         *               "modified_at": "2026-11-21T10:15:30",
+         *               "created_by": "admin@demo.local",
+         *               "modified_by": "admin@demo.local",
          *               "_links": {
          *                 "self": {
          *                   "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
@@ -4779,7 +4834,37 @@ export interface components {
          *       "_embedded": {
          *         "application": {
          *           "uid": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *           "applicationId": "com.example.billing",
+         *           "name": "Billing",
          *           "shortName": "billing",
+         *           "description": null,
+         *           "applicationType": "Custom",
+         *           "type": "Java",
+         *           "applicationClass": null,
+         *           "applicationClassVersion": null,
+         *           "visibility": "Public",
+         *           "allApplicationIds": [
+         *             "com.example.billing"
+         *           ],
+         *           "owners": {
+         *             "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *             "name": "Payments Team",
+         *             "emailAddress": null,
+         *             "phoneNumber": null,
+         *             "_embedded": {
+         *               "members": []
+         *             },
+         *             "_links": {
+         *               "self": {
+         *                 "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *               },
+         *               "members": []
+         *             }
+         *           },
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/applications/5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0"
@@ -4789,6 +4874,16 @@ export interface components {
          *         "stream": {
          *           "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
          *           "name": "payments",
+         *           "description": null,
+         *           "keyType": "String",
+         *           "valueType": "AVRO",
+         *           "retentionPolicy": "delete",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
@@ -4797,7 +4892,22 @@ export interface components {
          *         },
          *         "environment": {
          *           "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *           "name": "Acceptance",
          *           "shortName": "acc",
+         *           "description": null,
+         *           "color": "#80affe",
+         *           "retentionTime": 604800000,
+         *           "partitions": 2,
+         *           "authorizationIssuer": "Stream owner",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "settings": {},
+         *           "private": false,
+         *           "autoApproved": false,
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
@@ -7418,6 +7528,16 @@ export interface components {
          *         "stream": {
          *           "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
          *           "name": "payments",
+         *           "description": null,
+         *           "keyType": "String",
+         *           "valueType": "AVRO",
+         *           "retentionPolicy": "delete",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
@@ -7426,7 +7546,22 @@ export interface components {
          *         },
          *         "environment": {
          *           "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *           "name": "Acceptance",
          *           "shortName": "acc",
+         *           "description": null,
+         *           "color": "#80affe",
+         *           "retentionTime": 604800000,
+         *           "partitions": 2,
+         *           "authorizationIssuer": "Stream owner",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "settings": {},
+         *           "private": false,
+         *           "autoApproved": false,
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
