@@ -4304,22 +4304,39 @@ export interface components {
             [key: string]: components["schemas"]["Link"] | components["schemas"]["Link"][];
         };
         /**
+         * @description The HAL links of a stored resource: `self` always; the other relations by name, one link or (rarely) an array
+         *     of links. Each resource's schema names the relations it has (`edit` and `delete` only where the caller may).
+         */
+        ItemLinks: {
+            self: components["schemas"]["Link"];
+        } & {
+            [key: string]: components["schemas"]["Link"] | components["schemas"]["Link"][];
+        };
+        /**
          * @description The page's place in the listing. **The count is bounded** so that a page costs the same at a thousand rows as at
          *     a million: a page that is not full knows the exact total; otherwise the matching rows are counted up to 1,000
          *     beyond the end of the page. When more match, `totalElements` is a lower bound (the end of the page plus
          *     1,001), `next` leads on and the `last` link is left out — a `next` without a `last` means "more than counted".
          */
         PageMetadata: {
-            /** @example 20 */
+            /**
+             * Format: int32
+             * @example 20
+             */
             size: number;
             /**
+             * Format: int64
              * @description Exact, or a lower bound when the listing has no `last` link (see above).
              * @example 1
              */
             totalElements: number;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             totalPages: number;
             /**
+             * Format: int32
              * @description zero-based current page
              * @example 0
              */
@@ -4340,15 +4357,21 @@ export interface components {
             created_by: string | null;
             /** @example admin@demo.local */
             modified_by: string | null;
-            _links: components["schemas"]["Links"];
+            _links: components["schemas"]["ItemLinks"];
         };
         /**
-         * @description A related resource as URI, any URI ending in its uid, or the bare uid.
+         * @description A related resource as URI, any URI ending in its uid, or the bare uid. A required reference cannot be `null`:
+         *     `null` and `""` answer 400 `<field>: is required`, as an absent one does (docs/contract.md §4.1).
          * @example https://portal.example.com/api/groups/7a1b2c3d4e5f40718293a4b5c6d7e8f9
          */
-        Reference: string | null;
-        /** @description References (URIs or uids); `null` is the empty list (the Terraform provider sends `null` for no viewers). */
-        ReferenceList: components["schemas"]["Reference"][] | null;
+        Reference: string;
+        /**
+         * @description A related resource as URI, any URI ending in its uid, or the bare uid; `null` (or `""`) is none and clears it.
+         * @example https://portal.example.com/api/groups/7a1b2c3d4e5f40718293a4b5c6d7e8f9
+         */
+        NullableReference: string | null;
+        /** @description References (URIs or uids); `null` is the empty list (the Terraform provider sends `null` for no viewers), and `null` or `""` items are skipped. */
+        ReferenceList: components["schemas"]["NullableReference"][] | null;
         /**
          * @description String keys to string values. PATCH merges it key by key: `null` removes a key and `{}` clears the map. On
          *     create and PUT a `null` value is the same as leaving the key out. Keys are plain data (`__proto__` too).
@@ -4360,7 +4383,10 @@ export interface components {
             [key: string]: string | null;
         } | null;
         AuthenticationMethod: {
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             rank: number;
             /**
              * @example SSL
@@ -4398,18 +4424,6 @@ export interface components {
          *     }
          */
         SearchIndex: {
-            _links: components["schemas"]["Links"];
-        };
-        /** @description The targets of a to-many association, under the target's collection relation. */
-        AssociationCollection: {
-            _embedded: {
-                [key: string]: Record<string, never>[];
-            };
-            _links: components["schemas"]["Links"];
-        };
-        /** @description Any HAL item (the target of a to-one association). */
-        HalItem: {
-            uid?: string;
             _links: components["schemas"]["Links"];
         };
         /**
@@ -4483,7 +4497,11 @@ export interface components {
          *       "accessType": "CONSUMER"
          *     }
          */
-        ApplicationAccessCreate: components["schemas"]["ApplicationAccessRequestBody"] & unknown;
+        ApplicationAccessCreate: components["schemas"]["ApplicationAccessRequestBody"] & {
+            application: components["schemas"]["Reference"];
+            stream: components["schemas"]["Reference"];
+            accessType: components["schemas"]["AccessType"];
+        };
         /** @description A grant as its access embeds it. */
         GrantInAccess: {
             uid: string;
@@ -4497,8 +4515,8 @@ export interface components {
              * @example 2026-11-21T11:02:45
              */
             processedAt: string | null;
-            /** @description The environment's summary. */
-            environment: Record<string, never> | null;
+            /** @description The environment as embedded: its fields and `_links.self`. */
+            environment: components["schemas"]["Environment"] | null;
             _links: components["schemas"]["Links"];
         };
         /**
@@ -4512,7 +4530,37 @@ export interface components {
          *       "_embedded": {
          *         "application": {
          *           "uid": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *           "applicationId": "com.example.billing",
+         *           "name": "Billing",
          *           "shortName": "billing",
+         *           "description": null,
+         *           "applicationType": "Custom",
+         *           "type": "Java",
+         *           "applicationClass": null,
+         *           "applicationClassVersion": null,
+         *           "visibility": "Public",
+         *           "allApplicationIds": [
+         *             "com.example.billing"
+         *           ],
+         *           "owners": {
+         *             "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *             "name": "Payments Team",
+         *             "emailAddress": null,
+         *             "phoneNumber": null,
+         *             "_embedded": {
+         *               "members": []
+         *             },
+         *             "_links": {
+         *               "self": {
+         *                 "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *               },
+         *               "members": []
+         *             }
+         *           },
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/applications/5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0"
@@ -4522,6 +4570,16 @@ export interface components {
          *         "stream": {
          *           "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
          *           "name": "payments",
+         *           "description": null,
+         *           "keyType": "String",
+         *           "valueType": "AVRO",
+         *           "retentionPolicy": "delete",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
@@ -4539,7 +4597,22 @@ export interface components {
          *             "processedAt": null,
          *             "environment": {
          *               "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *               "name": "Acceptance",
          *               "shortName": "acc",
+         *               "description": null,
+         *               "color": "#80affe",
+         *               "retentionTime": 604800000,
+         *               "partitions": 2,
+         *               "authorizationIssuer": "Stream owner",
+         *               "visibility": "Public",
+         *               "properties": {},
+         *               "settings": {},
+         *               "private": false,
+         *               "autoApproved": false,
+         *               "created_at": "2026-11-21T10:15:30",
+         *               "modified_at": "2026-11-21T10:15:30",
+         *               "created_by": "admin@demo.local",
+         *               "modified_by": "admin@demo.local",
          *               "_links": {
          *                 "self": {
          *                   "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
@@ -4585,9 +4658,20 @@ export interface components {
         ApplicationAccess: components["schemas"]["Common"] & {
             accessType: components["schemas"]["AccessType"];
             _embedded?: {
-                application?: Record<string, never>;
-                stream?: Record<string, never>;
+                application?: components["schemas"]["Application"];
+                stream?: components["schemas"]["Stream"];
                 grants?: components["schemas"]["GrantInAccess"][];
+            };
+            /** @description `applicationAccess`, `application`, `stream`, `grants`, `createApplicationAccessGrant`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                applicationAccess?: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                stream?: components["schemas"]["Link"];
+                grants?: components["schemas"]["Link"];
+                createApplicationAccessGrant?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         ApplicationAccessCollection: {
@@ -4724,6 +4808,7 @@ export interface components {
                 uid: string;
                 name: string;
                 shortName: string;
+                /** Format: int32 */
                 optLock: number;
                 instance?: Record<string, never> | null;
                 owners?: Record<string, never> | null;
@@ -4749,7 +4834,37 @@ export interface components {
          *       "_embedded": {
          *         "application": {
          *           "uid": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *           "applicationId": "com.example.billing",
+         *           "name": "Billing",
          *           "shortName": "billing",
+         *           "description": null,
+         *           "applicationType": "Custom",
+         *           "type": "Java",
+         *           "applicationClass": null,
+         *           "applicationClassVersion": null,
+         *           "visibility": "Public",
+         *           "allApplicationIds": [
+         *             "com.example.billing"
+         *           ],
+         *           "owners": {
+         *             "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *             "name": "Payments Team",
+         *             "emailAddress": null,
+         *             "phoneNumber": null,
+         *             "_embedded": {
+         *               "members": []
+         *             },
+         *             "_links": {
+         *               "self": {
+         *                 "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *               },
+         *               "members": []
+         *             }
+         *           },
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/applications/5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0"
@@ -4759,6 +4874,16 @@ export interface components {
          *         "stream": {
          *           "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
          *           "name": "payments",
+         *           "description": null,
+         *           "keyType": "String",
+         *           "valueType": "AVRO",
+         *           "retentionPolicy": "delete",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
@@ -4767,7 +4892,22 @@ export interface components {
          *         },
          *         "environment": {
          *           "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *           "name": "Acceptance",
          *           "shortName": "acc",
+         *           "description": null,
+         *           "color": "#80affe",
+         *           "retentionTime": 604800000,
+         *           "partitions": 2,
+         *           "authorizationIssuer": "Stream owner",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "settings": {},
+         *           "private": false,
+         *           "autoApproved": false,
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
@@ -4808,9 +4948,24 @@ export interface components {
          */
         ApplicationAccessGrant: components["schemas"]["Common"] & components["schemas"]["GrantScalars"] & {
             _embedded?: {
-                application?: Record<string, never>;
-                stream?: Record<string, never>;
-                environment?: Record<string, never>;
+                application?: components["schemas"]["Application"];
+                stream?: components["schemas"]["Stream"];
+                environment?: components["schemas"]["Environment"];
+            };
+            /** @description `applicationAccessGrant`, `application`, `stream`, `environment`, `applicationAccess`, `edit` where the caller may, and the actions the grant's state and the caller allow (`approve`, `deny`, `revoke`, `cancel`); `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                applicationAccessGrant?: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                stream?: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                applicationAccess?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+                approve?: components["schemas"]["Link"];
+                deny?: components["schemas"]["Link"];
+                revoke?: components["schemas"]["Link"];
+                cancel?: components["schemas"]["Link"];
             };
         };
         ApplicationAccessGrantCollection: {
@@ -5199,8 +5354,24 @@ export interface components {
             /** @enum {string} */
             state: "Stopped" | "Running";
             _embedded?: {
-                application?: Record<string, never>;
-                environment?: Record<string, never>;
+                application?: components["schemas"]["Application"];
+                environment?: components["schemas"]["Environment"];
+            };
+            /** @description `applicationDeployment`, `application`, `environment`, `status`, `logs`, `edit` and `delete` where the caller may, and the operations the state allows the application's editors (`start`, `stop`, `restart`, `reset`, `restartTask`); `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                applicationDeployment?: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                status?: components["schemas"]["Link"];
+                logs?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+                start?: components["schemas"]["Link"];
+                stop?: components["schemas"]["Link"];
+                restart?: components["schemas"]["Link"];
+                reset?: components["schemas"]["Link"];
+                restartTask?: components["schemas"]["Link"];
             };
         };
         ApplicationDeploymentCollection: {
@@ -5244,6 +5415,7 @@ export interface components {
                 workerId?: string;
             } | null;
             taskStates: {
+                /** Format: int32 */
                 id?: number;
                 status?: string;
                 trace?: string | null;
@@ -5251,10 +5423,13 @@ export interface components {
             }[] | null;
             ksmlStatus: {
                 status?: string;
+                /** Format: int32 */
                 replicas?: number | null;
+                /** Format: int32 */
                 readyReplicas?: number | null;
                 appVersion?: string | null;
                 deployedAt?: string | null;
+                /** Format: int32 */
                 restartsCount?: number;
                 lastRestart?: string | null;
             } | null;
@@ -5266,13 +5441,16 @@ export interface components {
          *     }
          */
         DeploymentOperation: {
-            /** @description START, STOP, RESTART, RESET, RESTART_TASK, VIEW_STATUS or VIEW_LOGS (any case); or in the query. */
-            action?: string | null;
+            /**
+             * @description Matched ignoring case, spaces, `_` and `-` (`restart-task` is RESTART_TASK); or in the query.
+             * @enum {string|null}
+             */
+            action?: "START" | "STOP" | "RESTART" | "RESET" | "RESTART_TASK" | "VIEW_STATUS" | "VIEW_LOGS" | null;
             /**
              * @description RESTART_TASK only: 0 to tasks.max − 1, as a number or a string of digits.
              * @example 0
              */
-            taskId?: unknown;
+            taskId?: number | (string | null);
         };
         /**
          * @example {
@@ -5367,8 +5545,18 @@ export interface components {
             fingerprint: string | null;
             privateKeyUploaded: boolean;
             _embedded?: {
-                application?: Record<string, never>;
-                environment?: Record<string, never>;
+                application?: components["schemas"]["Application"];
+                environment?: components["schemas"]["Environment"];
+            };
+            /** @description `applicationPrincipal`, `application`, `environment`, `edit` and `delete` where the caller may, and `activate` for an inactive Connector principal its application's editors may activate; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                applicationPrincipal?: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+                activate?: components["schemas"]["Link"];
             };
         };
         ApplicationPrincipalCollection: {
@@ -5444,7 +5632,13 @@ export interface components {
          *       "owners": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
          *     }
          */
-        ApplicationCreate: components["schemas"]["ApplicationFields"] & unknown;
+        ApplicationCreate: components["schemas"]["ApplicationFields"] & {
+            applicationId: string;
+            name: string;
+            shortName: string;
+            applicationType: string;
+            owners: components["schemas"]["Reference"];
+        };
         /** @description The owners group inline (docs/contract.md §5.10), with its members embedded. */
         OwnersGroup: {
             uid: string;
@@ -5458,7 +5652,7 @@ export interface components {
             created_by?: string | null;
             modified_by?: string | null;
             _embedded?: {
-                members?: Record<string, never>[];
+                members?: components["schemas"]["User"][];
             };
             _links: components["schemas"]["Links"];
         };
@@ -5536,8 +5730,19 @@ export interface components {
             allApplicationIds: string[];
             owners: components["schemas"]["OwnersGroup"];
             _embedded?: {
-                owners?: Record<string, never>;
-                viewers?: Record<string, never>[];
+                owners?: components["schemas"]["GroupSummary"];
+                viewers?: components["schemas"]["GroupSummary"][];
+            };
+            /** @description `application`, `owners`, `viewers`, `createApplicationPrincipal`, `createApplicationAccess`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                owners?: components["schemas"]["Link"];
+                viewers?: components["schemas"]["Link"];
+                createApplicationPrincipal?: components["schemas"]["Link"];
+                createApplicationAccess?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         ApplicationCollection: {
@@ -5596,6 +5801,12 @@ export interface components {
             email: string;
         } | null;
         /**
+         * @description What happened (docs/contract.md §8), as `GET /audit-history/actions` lists them. As a query value matched ignoring case.
+         * @example TOPIC_CONFIGURED
+         * @enum {string}
+         */
+        AuditAction: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED";
+        /**
          * @description One entry of the audit history. Never changed once written.
          * @example {
          *       "uid": "5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0",
@@ -5622,11 +5833,7 @@ export interface components {
             /** @example 5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0 */
             uid: string;
             timestamp: components["schemas"]["Timestamp"];
-            /**
-             * @description One of `GET /audit-history/actions`.
-             * @example TOPIC_CONFIGURED
-             */
-            action: string;
+            action: components["schemas"]["AuditAction"];
             /**
              * @description E-mail address of the caller (`system` for the first start and migrations; `admin-cli` for `npm run admin`, with the operating-system account and host that ran it as `actorName`).
              * @example admin@demo.local
@@ -5643,6 +5850,7 @@ export interface components {
              */
             tenant: string | null;
             /**
+             * @description The kind of resource the entry is filed under; streams are `Topic`. As a query value matched ignoring case (`stream` is Topic).
              * @example Topic
              * @enum {string}
              */
@@ -5685,7 +5893,7 @@ export interface components {
          *       "BROWSED"
          *     ]
          */
-        AuditActionList: string[];
+        AuditActionList: components["schemas"]["AuditAction"][];
         /** @description Writable fields of a cluster. */
         ClusterFields: {
             /**
@@ -5734,7 +5942,10 @@ export interface components {
          *       ]
          *     }
          */
-        ClusterCreate: components["schemas"]["ClusterFields"] & unknown;
+        ClusterCreate: components["schemas"]["ClusterFields"] & {
+            name: string;
+            bootstrapServers: string[];
+        };
         /**
          * @example {
          *       "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
@@ -5778,6 +5989,13 @@ export interface components {
             /** @enum {string} */
             providerType: "AIVEN" | "APACHE_KAFKA" | "CONFLUENT_CLOUD";
             apiUrl: string | null;
+            /** @description `cluster`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                cluster?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         ClusterCollection: {
             _embedded: {
@@ -5809,6 +6027,7 @@ export interface components {
              */
             retentionTime?: number;
             /**
+             * Format: int32
              * @description Default partitions of new stream configs.
              * @example 2
              */
@@ -5847,7 +6066,12 @@ export interface components {
          *       "owners": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
          *     }
          */
-        EnvironmentCreate: components["schemas"]["EnvironmentFields"] & unknown;
+        EnvironmentCreate: components["schemas"]["EnvironmentFields"] & {
+            name: string;
+            shortName: string;
+            instance: components["schemas"]["Reference"];
+            owners: components["schemas"]["Reference"];
+        };
         /**
          * @example {
          *       "uid": "5e6f7a1b2c3d4e5f40718293a4b5c6d7",
@@ -5896,6 +6120,7 @@ export interface components {
             color: string;
             /** Format: int64 */
             retentionTime: number;
+            /** Format: int32 */
             partitions: number;
             /** @enum {string} */
             authorizationIssuer: "Stream owner" | "Auto";
@@ -5912,9 +6137,20 @@ export interface components {
             /** @description `authorizationIssuer` is Auto. */
             autoApproved: boolean;
             _embedded?: {
-                instance?: Record<string, never>;
-                owners?: Record<string, never>;
-                viewers?: Record<string, never>[];
+                instance?: components["schemas"]["Instance"];
+                owners?: components["schemas"]["GroupSummary"];
+                viewers?: components["schemas"]["GroupSummary"][];
+            };
+            /** @description `environment`, `instance`, `owners`, `viewers`, `synchronize`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                instance?: components["schemas"]["Link"];
+                owners?: components["schemas"]["Link"];
+                viewers?: components["schemas"]["Link"];
+                synchronize?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         EnvironmentCollection: {
@@ -5948,7 +6184,34 @@ export interface components {
          *       ]
          *     }
          */
-        GroupCreate: components["schemas"]["GroupFields"] & unknown;
+        GroupCreate: components["schemas"]["GroupFields"] & {
+            name: string;
+        };
+        /**
+         * @description A group as another resource embeds it: its fields and `_links.self`.
+         * @example {
+         *       "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *       "name": "Team Orders",
+         *       "emailAddress": {
+         *         "email": "team-orders@example.com"
+         *       },
+         *       "phoneNumber": null,
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "admin@demo.local",
+         *       "modified_by": "admin@demo.local",
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *         }
+         *       }
+         *     }
+         */
+        GroupSummary: components["schemas"]["Common"] & {
+            name: string;
+            emailAddress: components["schemas"]["EmailAddress"];
+            phoneNumber: string | null;
+        };
         /**
          * @example {
          *       "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
@@ -5968,9 +6231,23 @@ export interface components {
          *             "firstName": "Jane",
          *             "middleName": null,
          *             "lastName": "Doe",
+         *             "fullName": "Jane Doe",
          *             "emailAddress": {
          *               "email": "jane.doe@example.com"
          *             },
+         *             "phoneNumber": null,
+         *             "roles": [
+         *               {
+         *                 "name": "STREAM_AUTHOR"
+         *               }
+         *             ],
+         *             "settings": {},
+         *             "serviceAccount": false,
+         *             "clientId": null,
+         *             "created_at": "2026-11-21T10:15:30",
+         *             "modified_at": "2026-11-21T10:15:30",
+         *             "created_by": "admin@demo.local",
+         *             "modified_by": "admin@demo.local",
          *             "_links": {
          *               "self": {
          *                 "href": "https://portal.example.com/api/users/7a1b2c3d4e5f40718293a4b5c6d7e8f9"
@@ -6011,20 +6288,21 @@ export interface components {
          *       }
          *     }
          */
-        Group: components["schemas"]["Common"] & {
-            name: string;
-            emailAddress: components["schemas"]["EmailAddress"];
-            phoneNumber: string | null;
+        Group: components["schemas"]["GroupSummary"] & {
             _embedded?: {
-                members?: Record<string, never>[];
-                managers?: Record<string, never>[];
-                resourceManagers?: Record<string, never>[];
+                members?: components["schemas"]["User"][];
+                managers?: components["schemas"]["User"][];
+                resourceManagers?: components["schemas"]["User"][];
             };
             /** @description `members` is always an array (one templated user link per member, `[]` when none); `managers` and `resourceManagers` are templated links to the association endpoints. */
-            _links?: {
+            _links: {
+                self: components["schemas"]["Link"];
+                group: components["schemas"]["Link"];
                 members: components["schemas"]["GroupProjectionLink"][];
                 managers: components["schemas"]["GroupProjectionLink"];
                 resourceManagers: components["schemas"]["GroupProjectionLink"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         GroupCollection: {
@@ -6157,7 +6435,7 @@ export interface components {
              */
             topicNamePattern?: string;
             clusters?: components["schemas"]["ReferenceList"];
-            supportTier?: components["schemas"]["Reference"];
+            supportTier?: components["schemas"]["NullableReference"];
             /** @description Defaults to the tenant's supported authentication methods. */
             enabledAuthenticationMethods?: components["schemas"]["AuthenticationMethod"][];
             /** @example false */
@@ -6176,7 +6454,10 @@ export interface components {
          *       "supportTier": "https://portal.example.com/api/support_tiers/5e6f7a1b2c3d4e5f40718293a4b5c6d7"
          *     }
          */
-        InstanceCreate: components["schemas"]["InstanceFields"] & unknown;
+        InstanceCreate: components["schemas"]["InstanceFields"] & {
+            name: string;
+            shortName: string;
+        };
         /**
          * @example {
          *       "uid": "7a1b2c3d4e5f40718293a4b5c6d7e8f9",
@@ -6225,9 +6506,18 @@ export interface components {
             granularBrowsePermission: boolean;
             connectEnabled: boolean;
             _embedded?: {
-                clusters?: Record<string, never>[];
-                /** @description Summary of the support tier; absent when unset. */
-                supportTier?: Record<string, never>;
+                clusters?: components["schemas"]["Cluster"][];
+                /** @description The support tier; absent when unset. */
+                supportTier?: components["schemas"]["SupportTier"];
+            };
+            /** @description `instance`, `clusters`, `supportTier`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                instance?: components["schemas"]["Link"];
+                clusters?: components["schemas"]["Link"];
+                supportTier?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         InstanceCollection: {
@@ -6268,20 +6558,21 @@ export interface components {
          */
         ProviderFields: {
             /**
-             * @description AIVEN, APACHE_KAFKA or CONFLUENT_CLOUD.
+             * @description Matched ignoring case, spaces, `_` and `-`.
              * @example AIVEN
+             * @enum {string}
              */
-            "Svc-Provider-Type"?: string;
+            "Svc-Provider-Type"?: "AIVEN" | "APACHE_KAFKA" | "CONFLUENT_CLOUD";
             /** @description The Aiven project the token is valid for. */
             "Svc-Project-Id-A"?: string | null;
-            /** @description An Aiven API token (a string). */
-            "Svc-Auth-Token-A"?: unknown;
+            /** @description An Aiven API token. */
+            "Svc-Auth-Token-A"?: string | null;
             /** @description The Aiven Kafka service to discover and import from. */
             "Svc-Service-Name-A"?: string | null;
             /** @description A Confluent Cloud API key. */
             "Svc-Api-Key-C"?: string | null;
-            /** @description The secret of that key (a string). */
-            "Svc-Secret-C"?: unknown;
+            /** @description The secret of that key. */
+            "Svc-Secret-C"?: string | null;
             /** @description Broker addresses, `host:port[,host:port…]`. */
             "Svc-Bootstrap-Server-B"?: string | null;
             /** @description MTLS, SASL/PLAIN, SASL/SCRAM-SHA-256 or SASL/SCRAM-SHA-512. */
@@ -6290,10 +6581,10 @@ export interface components {
             "Svc-Broker-Security-Protocol-Type-B"?: string | null;
             /** @description SASL user. */
             "Svc-Broker-Username-B"?: string | null;
-            /** @description SASL password (a string). */
-            "Svc-Broker-Password-B"?: unknown;
-            /** @description MTLS: Base64 of the client's PEM private key (a string). */
-            "Svc-Broker-Private-Key-B"?: unknown;
+            /** @description SASL password. */
+            "Svc-Broker-Password-B"?: string | null;
+            /** @description MTLS: Base64 of the client's PEM private key. */
+            "Svc-Broker-Private-Key-B"?: string | null;
             /** @description MTLS: Base64 of the client's PEM certificate (chain). */
             "Svc-Broker-Cert-B"?: string | null;
             /** @description "true" or "false". */
@@ -6306,12 +6597,12 @@ export interface components {
             "Svc-Sr-Protocol-Type-B"?: string | null;
             /** @description Basic-Auth user. */
             "Svc-Sr-Username-B"?: string | null;
-            /** @description Basic-Auth password (a string). */
-            "Svc-Sr-Password-B"?: unknown;
+            /** @description Basic-Auth password. */
+            "Svc-Sr-Password-B"?: string | null;
             /** @description MTLS: Base64 of the PEM client certificate. */
             "Svc-Sr-Cert-B"?: string | null;
-            /** @description MTLS: Base64 of the PEM private key (a string). */
-            "Svc-Sr-Private-Key-B"?: unknown;
+            /** @description MTLS: Base64 of the PEM private key. */
+            "Svc-Sr-Private-Key-B"?: string | null;
             /** @description "true" or "false". */
             "Svc-Sr-CA-Validation-B"?: string | null;
             /** @description Base64 of the PEM CA certificate(s) to trust. */
@@ -6367,11 +6658,20 @@ export interface components {
          *     }
          */
         ResourceCounters: {
-            /** @description Topics whose names do not start with `_`. */
+            /**
+             * Format: int32
+             * @description Topics whose names do not start with `_`.
+             */
             streams: number;
-            /** @description Distinct ACL principals (0 where the cluster has no ACLs or does not say). */
+            /**
+             * Format: int32
+             * @description Distinct ACL principals (0 where the cluster has no ACLs or does not say).
+             */
             applications: number;
-            /** @description Distinct schema registry subjects. */
+            /**
+             * Format: int32
+             * @description Distinct schema registry subjects.
+             */
             schemas: number;
         };
         /**
@@ -6391,12 +6691,16 @@ export interface components {
             subject: string;
             /** @enum {string} */
             type: "AVRO" | "PROTOBUF" | "JSON";
+            /** Format: int32 */
             version: number;
         } | null;
         WizardTopic: {
             name: string;
+            /** Format: int32 */
             partitions: number;
+            /** Format: int32 */
             replicationFactor: number;
+            /** Format: int64 */
             retentionMs: number | null;
             cleanupPolicy: string | null;
             configs: {
@@ -6446,7 +6750,10 @@ export interface components {
          *     }
          */
         WizardTopicsInfo: {
-            /** @description `topics.length`. */
+            /**
+             * Format: int32
+             * @description `topics.length`.
+             */
             total: number;
             topics: components["schemas"]["WizardTopic"][];
         };
@@ -6495,7 +6802,9 @@ export interface components {
             integrity?: string | null;
         };
         WizardCount: {
+            /** Format: int32 */
             created: number;
+            /** Format: int32 */
             existing: number;
         };
         /**
@@ -6550,6 +6859,7 @@ export interface components {
              */
             name?: string;
             /**
+             * Format: int32
              * @description Rank: a higher level is a stronger confidentiality.
              * @example 3
              */
@@ -6565,7 +6875,11 @@ export interface components {
          *       "description": "For a limited group with a business need"
          *     }
          */
-        ConfidentialityCreate: components["schemas"]["ConfidentialityFields"] & unknown;
+        ConfidentialityCreate: components["schemas"]["ConfidentialityFields"] & {
+            name: string;
+            /** Format: int32 */
+            level: number;
+        };
         /**
          * @example {
          *       "uid": "3c4d5e6f7a1b2c3d4e5f40718293a4b5",
@@ -6594,8 +6908,16 @@ export interface components {
          */
         Confidentiality: components["schemas"]["Common"] & {
             name: string;
+            /** Format: int32 */
             level: number;
             description: string | null;
+            /** @description `confidentiality`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                confidentiality?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         ConfidentialityCollection: {
             _embedded: {
@@ -6604,7 +6926,7 @@ export interface components {
             _links: components["schemas"]["Links"];
             page: components["schemas"]["PageMetadata"];
         };
-        /** @description Writable fields of a integrity. */
+        /** @description Writable fields of an integrity. */
         IntegrityFields: {
             /**
              * @description Unique per tenant (case-insensitive).
@@ -6612,6 +6934,7 @@ export interface components {
              */
             name?: string;
             /**
+             * Format: int32
              * @description Rank: a higher level is a stronger integrity.
              * @example 3
              */
@@ -6620,14 +6943,18 @@ export interface components {
             description?: string | null;
         };
         /**
-         * @description A integrity to create (POST) or the full replacement (PUT); an absent description is null.
+         * @description An integrity to create (POST) or the full replacement (PUT); an absent description is null.
          * @example {
          *       "name": "High",
          *       "level": 3,
          *       "description": "Data must be complete and correct at all times"
          *     }
          */
-        IntegrityCreate: components["schemas"]["IntegrityFields"] & unknown;
+        IntegrityCreate: components["schemas"]["IntegrityFields"] & {
+            name: string;
+            /** Format: int32 */
+            level: number;
+        };
         /**
          * @example {
          *       "uid": "4d5e6f7a1b2c3d4e5f40718293a4b5c6",
@@ -6656,8 +6983,16 @@ export interface components {
          */
         Integrity: components["schemas"]["Common"] & {
             name: string;
+            /** Format: int32 */
             level: number;
             description: string | null;
+            /** @description `integrity`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                integrity?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         IntegrityCollection: {
             _embedded: {
@@ -6674,6 +7009,7 @@ export interface components {
              */
             name?: string;
             /**
+             * Format: int32
              * @description Rank: a higher level is a stronger support tier.
              * @example 3
              */
@@ -6689,7 +7025,11 @@ export interface components {
          *       "description": "Around the clock with agreed response times"
          *     }
          */
-        SupportTierCreate: components["schemas"]["SupportTierFields"] & unknown;
+        SupportTierCreate: components["schemas"]["SupportTierFields"] & {
+            name: string;
+            /** Format: int32 */
+            level: number;
+        };
         /**
          * @example {
          *       "uid": "5e6f7a1b2c3d4e5f40718293a4b5c6d7",
@@ -6718,8 +7058,16 @@ export interface components {
          */
         SupportTier: components["schemas"]["Common"] & {
             name: string;
+            /** Format: int32 */
             level: number;
             description: string | null;
+            /** @description `supportTier`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                supportTier?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         SupportTierCollection: {
             _embedded: {
@@ -6796,7 +7144,10 @@ export interface components {
          *       ]
          *     }
          */
-        ConnectPluginCreate: components["schemas"]["ConnectPluginFields"] & unknown;
+        ConnectPluginCreate: components["schemas"]["ConnectPluginFields"] & {
+            pluginClass: string;
+            pluginType: string;
+        };
         /**
          * @example {
          *       "uid": "6f7a1b2c3d4e5f40718293a4b5c6d7e8",
@@ -6852,6 +7203,13 @@ export interface components {
                 defaultValue: string | null;
                 documentation: string | null;
             }[];
+            /** @description `connectPlugin`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                connectPlugin?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         ConnectPluginCollection: {
             _embedded: {
@@ -6916,7 +7274,7 @@ export interface components {
              * @example Payments made by customers
              */
             description?: string | null;
-            owners?: components["schemas"]["Reference"];
+            owners?: components["schemas"]["NullableReference"];
             type?: components["schemas"]["SchemaType"];
         };
         /** @description The owners group in short, or null. */
@@ -6952,7 +7310,7 @@ export interface components {
         SchemaFields: {
             /** @example Payments made by customers */
             description?: string | null;
-            owners?: components["schemas"]["Reference"];
+            owners?: components["schemas"]["NullableReference"];
         };
         /**
          * @example {
@@ -6994,7 +7352,16 @@ export interface components {
                 name?: string;
             } | null;
             _embedded?: {
-                owners?: Record<string, never>;
+                owners?: components["schemas"]["GroupSummary"];
+            };
+            /** @description `schema`, `owners`, `versions`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                schema?: components["schemas"]["Link"];
+                owners?: components["schemas"]["Link"];
+                versions?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         SchemaCollection: {
@@ -7031,8 +7398,16 @@ export interface components {
             /** @description The document as uploaded. */
             schemaBody: string;
             _embedded?: {
-                /** @description The schema in summary, with `owners: {uid, name} | null`. */
-                schema?: Record<string, never>;
+                /** @description The schema, with `owners: {uid, name} | null`. */
+                schema?: components["schemas"]["Schema"];
+            };
+            /** @description `schemaVersion`, `schema`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                schemaVersion?: components["schemas"]["Link"];
+                schema?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         /**
@@ -7068,6 +7443,7 @@ export interface components {
                 description: string | null;
                 type: components["schemas"]["SchemaType"];
                 owners: components["schemas"]["OwnersRef"];
+                /** Format: int32 */
                 optLock: number;
                 created_at?: string;
                 modified_at?: string;
@@ -7090,11 +7466,13 @@ export interface components {
             stream?: components["schemas"]["Reference"];
             environment?: components["schemas"]["Reference"];
             /**
+             * Format: int32
              * @description Immutable; absent on create = the environment's `partitions`.
              * @example 3
              */
             partitions?: number | null;
             /**
+             * Format: int64
              * @description Milliseconds; absent (create, PUT) or `null` = the environment's `retentionTime`.
              * @example 604800000
              */
@@ -7109,8 +7487,8 @@ export interface components {
              *     }
              */
             properties?: components["schemas"]["StringMap"];
-            keySchemaVersion?: components["schemas"]["Reference"];
-            valueSchemaVersion?: components["schemas"]["Reference"];
+            keySchemaVersion?: components["schemas"]["NullableReference"];
+            valueSchemaVersion?: components["schemas"]["NullableReference"];
             /**
              * @description Write-only, never stored: replace a pinned version even when the new one is not backward compatible.
              * @example false
@@ -7129,7 +7507,10 @@ export interface components {
          *       }
          *     }
          */
-        StreamConfigCreate: components["schemas"]["StreamConfigFields"] & unknown;
+        StreamConfigCreate: components["schemas"]["StreamConfigFields"] & {
+            stream: components["schemas"]["Reference"];
+            environment: components["schemas"]["Reference"];
+        };
         /**
          * @example {
          *       "uid": "9a8b7c6d5e4f40318293a4b5c6d7e8f9",
@@ -7147,6 +7528,16 @@ export interface components {
          *         "stream": {
          *           "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
          *           "name": "payments",
+         *           "description": null,
+         *           "keyType": "String",
+         *           "valueType": "AVRO",
+         *           "retentionPolicy": "delete",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
@@ -7155,7 +7546,22 @@ export interface components {
          *         },
          *         "environment": {
          *           "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *           "name": "Acceptance",
          *           "shortName": "acc",
+         *           "description": null,
+         *           "color": "#80affe",
+         *           "retentionTime": 604800000,
+         *           "partitions": 2,
+         *           "authorizationIssuer": "Stream owner",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "settings": {},
+         *           "private": false,
+         *           "autoApproved": false,
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
@@ -7193,7 +7599,9 @@ export interface components {
          *     }
          */
         StreamConfig: components["schemas"]["Common"] & {
+            /** Format: int32 */
             partitions: number;
+            /** Format: int64 */
             retentionTime: number;
             properties: {
                 [key: string]: string;
@@ -7201,10 +7609,23 @@ export interface components {
             /** @description The instance's `topicNamePattern` with the lowercase tenant, instance and environment short names and the stream name, fixed at creation. */
             topicName: string;
             _embedded?: {
-                stream?: Record<string, never>;
-                environment?: Record<string, never>;
-                keySchemaVersion?: Record<string, never>;
-                valueSchemaVersion?: Record<string, never>;
+                stream?: components["schemas"]["Stream"];
+                environment?: components["schemas"]["Environment"];
+                keySchemaVersion?: components["schemas"]["SchemaVersion"];
+                valueSchemaVersion?: components["schemas"]["SchemaVersion"];
+            };
+            /** @description `streamConfig`, one link per association (`stream`, `environment`, `keySchemaVersion`, `valueSchemaVersion`), `asyncapi`, `permissions` (templated), and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                streamConfig?: components["schemas"]["Link"];
+                stream?: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                keySchemaVersion?: components["schemas"]["Link"];
+                valueSchemaVersion?: components["schemas"]["Link"];
+                asyncapi?: components["schemas"]["Link"];
+                permissions?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         /**
@@ -7282,13 +7703,20 @@ export interface components {
          */
         BrowsePermissionChange: {
             /**
-             * @description Only `browse` (any case); anything else is 400.
+             * @description Only `browse`, matched ignoring case, spaces, `_` and `-`.
              * @example browse
+             * @enum {string}
              */
-            type: string;
+            type: "browse";
             users?: components["schemas"]["ReferenceList"];
             groups?: components["schemas"]["ReferenceList"];
         };
+        /**
+         * @description The format of a stream's keys or values. Input is matched ignoring case, spaces, `_` and `-` (`json-schema` is JSON_SCHEMA); replies spell it as listed.
+         * @example AVRO
+         * @enum {string}
+         */
+        StreamDataType: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
         /** @description Writable fields of a stream (a Kafka topic, deployed per environment as a stream config). */
         StreamFields: {
             /**
@@ -7301,18 +7729,10 @@ export interface components {
              * @example Payments as they are booked
              */
             description?: string | null;
-            /**
-             * @example String
-             * @enum {string}
-             */
-            keyType?: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
-            /**
-             * @example AVRO
-             * @enum {string}
-             */
-            valueType?: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
-            keySchema?: components["schemas"]["Reference"];
-            valueSchema?: components["schemas"]["Reference"];
+            keyType?: components["schemas"]["StreamDataType"];
+            valueType?: components["schemas"]["StreamDataType"];
+            keySchema?: components["schemas"]["NullableReference"];
+            valueSchema?: components["schemas"]["NullableReference"];
             /**
              * @description `delete,compact` is stored as `compact,delete`.
              * @example delete
@@ -7326,8 +7746,8 @@ export interface components {
             visibility?: "Public" | "Private";
             owners?: components["schemas"]["Reference"];
             viewers?: components["schemas"]["ReferenceList"];
-            confidentiality?: components["schemas"]["Reference"];
-            integrity?: components["schemas"]["Reference"];
+            confidentiality?: components["schemas"]["NullableReference"];
+            integrity?: components["schemas"]["NullableReference"];
             properties?: components["schemas"]["StringMap"];
         };
         /**
@@ -7342,7 +7762,12 @@ export interface components {
          *       "retentionPolicy": "delete"
          *     }
          */
-        StreamCreate: components["schemas"]["StreamFields"] & unknown;
+        StreamCreate: components["schemas"]["StreamFields"] & {
+            name: string;
+            keyType: components["schemas"]["StreamDataType"];
+            valueType: components["schemas"]["StreamDataType"];
+            owners: components["schemas"]["Reference"];
+        };
         /**
          * @example {
          *       "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
@@ -7373,10 +7798,8 @@ export interface components {
         Stream: components["schemas"]["Common"] & {
             name: string;
             description: string | null;
-            /** @enum {string} */
-            keyType: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
-            /** @enum {string} */
-            valueType: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
+            keyType: components["schemas"]["StreamDataType"];
+            valueType: components["schemas"]["StreamDataType"];
             /** @enum {string} */
             retentionPolicy: "compact" | "delete" | "compact,delete";
             /** @enum {string} */
@@ -7385,12 +7808,26 @@ export interface components {
                 [key: string]: string;
             };
             _embedded?: {
-                keySchema?: Record<string, never>;
-                valueSchema?: Record<string, never>;
-                owners?: Record<string, never>;
-                viewers?: Record<string, never>[];
-                confidentiality?: Record<string, never>;
-                integrity?: Record<string, never>;
+                keySchema?: components["schemas"]["Schema"];
+                valueSchema?: components["schemas"]["Schema"];
+                owners?: components["schemas"]["GroupSummary"];
+                viewers?: components["schemas"]["GroupSummary"][];
+                confidentiality?: components["schemas"]["Confidentiality"];
+                integrity?: components["schemas"]["Integrity"];
+            };
+            /** @description `stream`, one link per association (`keySchema`, `valueSchema`, `owners`, `viewers`, `confidentiality`, `integrity`), `streamConfigs`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                stream?: components["schemas"]["Link"];
+                keySchema?: components["schemas"]["Link"];
+                valueSchema?: components["schemas"]["Link"];
+                owners?: components["schemas"]["Link"];
+                viewers?: components["schemas"]["Link"];
+                confidentiality?: components["schemas"]["Link"];
+                integrity?: components["schemas"]["Link"];
+                streamConfigs?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         StreamCollection: {
@@ -7473,6 +7910,8 @@ export interface components {
          *     }
          */
         TenantCreate: components["schemas"]["TenantFields"] & {
+            name: string;
+            shortName: string;
             admin?: components["schemas"]["TenantAdmin"];
         };
         /**
@@ -7483,7 +7922,9 @@ export interface components {
          *       "logo": null
          *     }
          */
-        TenantReplace: components["schemas"]["TenantFields"] & unknown;
+        TenantReplace: components["schemas"]["TenantFields"] & {
+            name: string;
+        };
         /**
          * @example {
          *       "uid": "1b2c3d4e5f40718293a4b5c6d7e8f90a",
@@ -7552,6 +7993,10 @@ export interface components {
                 [key: string]: string;
             };
             _links?: {
+                self: components["schemas"]["Link"];
+                tenant: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
                 contact: {
                     href: string;
                     /** @enum {boolean} */
@@ -7787,6 +8232,15 @@ export interface components {
             };
             serviceAccount: boolean;
             clientId: string | null;
+            /** @description `user`, `edit`, `delete`, `assign_roles` (where the caller may assign roles) and `tenant` on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                user?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+                assign_roles?: components["schemas"]["Link"];
+                tenant?: components["schemas"]["Link"];
+            };
         };
         /**
          * @description The new user; a service account created without `clientSecret` or federated identity also carries its generated `clientSecret`, shown this once.

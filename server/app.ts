@@ -86,8 +86,9 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     coerceTypes: true,
     strict: true,
     // Each operation gets its own Ajv; checking every schema against the meta-schema would compile that meta-schema
-    // hundreds of times at start. The document's schemas are checked in CI instead.
-    ajvOpts: { strict: false, allErrors: true, validateSchema: false },
+    // hundreds of times at start. The document's schemas are checked in CI instead. `verbose` puts the failing
+    // schema on each error, so a null reference reads as absent (server/validation-errors.ts).
+    ajvOpts: { strict: false, allErrors: true, validateSchema: false, verbose: true },
   });
   const operationHandlers = handlers as Record<string, CheckedHandler>;
   const withRequest = (c: ObContext, ctx: RequestContext): RequestContext => ({
