@@ -22,7 +22,7 @@ import { discardBody, readBody } from './body';
 import { checkBodyFields } from './body-fields';
 import { normaliseEnums } from './enum-input';
 import { errorReply, sendError } from './error-body';
-import { responseProblems } from './response-validator';
+import { errorProblems, responseProblems } from './response-validator';
 import { deref, spec, type Schema } from '../core/spec';
 import { cacheRouting } from './router-cache';
 import { toValidationError } from './validation-errors';
@@ -158,10 +158,23 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
   };
   const listener: RequestListener = (req, res) => observeRequest(req, res, requestIdOf(req, res), route);
 
+  /** With VALIDATE_RESPONSES, the operation each /api response answers, so its error can be checked too. */
+  const answering = new WeakMap<ServerResponse, string>();
+
   function fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {
-    const error = errorReply(err);
+    let error = errorReply(err);
+    const operationId = deps.config.validateResponses ? answering.get(res) : undefined;
+    if (operationId !== undefined) error = declaredError(operationId, error);
     if (error.status >= 500) requestFailed(res, err);
     sendError(req, res, error);
+  }
+
+  /** A 4xx the operation does not declare, or an error body that is not ApiError, is the document's fault: a 500. */
+  function declaredError(operationId: string, error: HttpError): HttpError {
+    const problems = errorProblems(operationId, error.status, error.toBody());
+    if (problems.length === 0) return error;
+    logger.error({ operationId, status: error.status, problems }, 'response does not match the OpenAPI document');
+    return new HttpError(500, 'Response does not match the OpenAPI document', problems);
   }
 
   /** `relative`: the path below the base path (`/clusters/…`, at least `/`). */
@@ -171,6 +184,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     const obRequest: ObRequest = { method, path, headers: req.headers as never };
     const operation = api.router.matchOperation(obRequest) as Operation | undefined;
     if (operation) nameRequest(res, operation.operationId);
+    if (operation && deps.config.validateResponses) answering.set(res, operation.operationId);
     const isPublic = Array.isArray(operation?.security) && operation.security.length === 0;
     if (!operation && isPublicPath(path)) throw routeError(method, path);
     const authenticated = isPublic ? undefined : await options.authenticate(req.headers, method === 'GET' ? itemWanted(operation, relative) : undefined);
