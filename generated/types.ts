@@ -88,7 +88,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -129,7 +131,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -160,7 +164,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -188,7 +194,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -196,7 +204,7 @@ export interface paths {
                  * @description The association: `application`, `stream` or `environment` (to-one, fixed at the request).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "stream" | "environment";
             };
             cookie?: never;
         };
@@ -307,7 +315,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -342,7 +352,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -350,7 +362,7 @@ export interface paths {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -398,7 +410,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -406,9 +420,10 @@ export interface paths {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -609,7 +624,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -644,7 +661,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -652,7 +671,7 @@ export interface paths {
                  * @description The association: `application` or `environment` (to-one, fixed at generation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -769,7 +788,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -809,7 +830,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -840,7 +863,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -868,7 +893,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -894,7 +921,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -902,7 +931,7 @@ export interface paths {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -1039,7 +1068,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1078,7 +1109,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1086,7 +1119,7 @@ export interface paths {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -1109,7 +1142,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1293,7 +1328,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1331,7 +1368,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1339,7 +1378,7 @@ export interface paths {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -1378,7 +1417,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1386,9 +1427,10 @@ export interface paths {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -1474,7 +1516,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The entry's uid.
+                 * @description The entry's uid (32 hexadecimal digits; capital letters and hyphens accepted). Any other value is 404.
                  * @example 5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0
                  */
                 uid: string;
@@ -1602,7 +1644,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1704,7 +1748,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1806,7 +1852,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1908,7 +1956,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1988,7 +2038,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2014,7 +2066,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2022,7 +2076,7 @@ export interface paths {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -2061,7 +2115,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2069,9 +2125,10 @@ export interface paths {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -2308,7 +2365,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2346,7 +2405,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2354,7 +2415,7 @@ export interface paths {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -2393,7 +2454,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2401,9 +2464,10 @@ export interface paths {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -2566,7 +2630,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2644,7 +2710,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2652,7 +2720,7 @@ export interface paths {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -2691,7 +2759,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2699,9 +2769,10 @@ export interface paths {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -2795,7 +2866,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3046,7 +3119,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3078,7 +3153,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3086,7 +3163,7 @@ export interface paths {
                  * @description The association: `schema` (to-one, immutable).
                  * @example schema
                  */
-                rel: string;
+                rel: "schema";
             };
             cookie?: never;
         };
@@ -3219,7 +3296,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3257,7 +3336,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3265,7 +3346,7 @@ export interface paths {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -3418,7 +3499,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3468,7 +3551,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3506,7 +3591,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3570,7 +3657,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3578,7 +3667,7 @@ export interface paths {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -3704,7 +3793,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3742,7 +3833,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3750,7 +3843,7 @@ export interface paths {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -3789,7 +3882,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3797,9 +3892,10 @@ export interface paths {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -3893,7 +3989,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4000,7 +4098,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4064,7 +4164,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4175,7 +4277,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4221,7 +4325,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8113,12 +8219,12 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Zero-based page number.
+         * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
          * @example 0
          */
         page: number;
         /**
-         * @description Entries per page (1–10000).
+         * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
          * @example 20
          */
         size: number;
@@ -8133,12 +8239,15 @@ export interface components {
          */
         sort: string[];
         /**
-         * @description The resource uid (32 hexadecimal characters).
+         * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+         *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+         *     another form names no resource: 404, like an unknown uid.
          * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
          */
         id: string;
         /**
-         * @description The uid of one linked resource.
+         * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+         *     accepted). A value of another form is linked to nothing: 404.
          * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
          */
         propertyId: string;
@@ -8186,12 +8295,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8302,25 +8411,25 @@ export interface operations {
                  */
                 environmentId?: string;
                 /**
-                 * @description `CONSUMER` or `PRODUCER`, any case.
+                 * @description `CONSUMER` or `PRODUCER`, matched ignoring case, spaces, `_` and `-` (`consumer`); blank means no filter.
                  * @example CONSUMER
                  */
-                accessType?: string;
+                accessType?: components["schemas"]["AccessType"];
                 /**
-                 * @description Statuses, comma-joined or repeated, any case.
+                 * @description Statuses, comma-joined (`Pending,Approved`) or repeated, each matched ignoring case, spaces, `_` and `-`; blank means no filter.
                  * @example [
                  *       "Pending",
                  *       "Approved"
                  *     ]
                  */
-                statuses?: string[];
+                statuses?: components["schemas"]["GrantStatus"][];
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8369,7 +8478,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8408,7 +8519,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8454,7 +8567,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8486,7 +8601,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8531,7 +8648,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8570,7 +8689,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8578,7 +8699,7 @@ export interface operations {
                  * @description The association: `application`, `stream` or `environment` (to-one, fixed at the request).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "stream" | "environment";
             };
             cookie?: never;
         };
@@ -8605,12 +8726,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8710,12 +8831,12 @@ export interface operations {
                  */
                 applicationAccessGrant: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8765,12 +8886,12 @@ export interface operations {
                  */
                 stream: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8819,7 +8940,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8858,7 +8981,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8902,7 +9027,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8946,7 +9073,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8954,7 +9083,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -8989,7 +9118,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8997,7 +9128,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9044,7 +9175,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9052,7 +9185,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9108,7 +9241,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9116,7 +9251,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9151,7 +9286,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9159,7 +9296,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9200,7 +9337,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9208,9 +9347,10 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -9300,12 +9440,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9378,12 +9518,12 @@ export interface operations {
                  */
                 environmentId: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9434,12 +9574,12 @@ export interface operations {
                  */
                 environmentId: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9495,12 +9635,12 @@ export interface operations {
                  */
                 type: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9551,12 +9691,12 @@ export interface operations {
                  */
                 type?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9607,12 +9747,12 @@ export interface operations {
                  */
                 type: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9661,7 +9801,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9700,7 +9842,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9731,7 +9875,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9779,7 +9925,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9787,7 +9935,7 @@ export interface operations {
                  * @description The association: `application` or `environment` (to-one, fixed at generation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -9814,12 +9962,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9917,12 +10065,12 @@ export interface operations {
                  */
                 application: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9973,12 +10121,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10027,7 +10175,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10066,7 +10216,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10110,7 +10262,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10141,7 +10295,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10177,8 +10333,11 @@ export interface operations {
     operateApplicationDeployment: {
         parameters: {
             query?: {
-                /** @example START */
-                action?: string;
+                /**
+                 * @description The action, matched ignoring case, spaces, `_` and `-` (`restart-task`); or in the body.
+                 * @example START
+                 */
+                action?: "START" | "STOP" | "RESTART" | "RESET" | "RESTART_TASK" | "VIEW_STATUS" | "VIEW_LOGS";
             };
             header?: {
                 /**
@@ -10189,7 +10348,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10228,7 +10389,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10258,7 +10421,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10288,7 +10453,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10296,7 +10463,7 @@ export interface operations {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -10323,12 +10490,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10438,12 +10605,12 @@ export interface operations {
                  */
                 application: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10494,12 +10661,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10545,12 +10712,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10599,7 +10766,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10638,7 +10807,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10669,7 +10840,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10709,7 +10882,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10717,7 +10892,7 @@ export interface operations {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -10752,7 +10927,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10783,12 +10960,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10885,12 +11062,12 @@ export interface operations {
                 /** @example Payments Sink */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10932,12 +11109,12 @@ export interface operations {
                 /** @example payments_sink */
                 shortName: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10979,12 +11156,12 @@ export interface operations {
                 /** @example com.example.payments.sink */
                 applicationId: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11028,12 +11205,12 @@ export interface operations {
                 /** @example payments_sink */
                 shortName?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11076,12 +11253,12 @@ export interface operations {
                 /** @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
                 owners: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11130,7 +11307,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11169,7 +11348,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11199,6 +11380,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteApplication: {
@@ -11213,7 +11395,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11244,7 +11428,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11281,6 +11467,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     getApplicationAssociation: {
@@ -11289,7 +11476,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11297,7 +11486,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11332,7 +11521,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11340,7 +11531,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11386,7 +11577,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11394,7 +11587,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11440,7 +11633,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11448,7 +11643,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11477,7 +11672,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11485,7 +11682,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11525,7 +11722,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11533,9 +11732,10 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -11580,7 +11780,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11588,9 +11790,10 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -11613,15 +11816,15 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description One action of `GET /audit-history/actions` (any case).
+                 * @description One action of `GET /audit-history/actions`, in any case (`topic_configured`); blank means no filter.
                  * @example TOPIC_CONFIGURED
                  */
-                action?: string;
+                action?: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED";
                 /**
-                 * @description Tenant, User, Group, Cluster, Instance, Environment, Topic (or Stream), Schema, Application (any case).
+                 * @description The kind of resource, in any case (`application`); `Stream` means `Topic`. Blank means no filter.
                  * @example Application
                  */
-                resourceType?: string;
+                resourceType?: "Tenant" | "User" | "Group" | "Cluster" | "Instance" | "Environment" | "Topic" | "Stream" | "Schema" | "Application";
                 /**
                  * @description E-mail address of the caller who made the change (any case).
                  * @example admin@demo.local
@@ -11648,12 +11851,12 @@ export interface operations {
                  */
                 toTimestamp?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11750,7 +11953,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The entry's uid.
+                 * @description The entry's uid (32 hexadecimal digits; capital letters and hyphens accepted). Any other value is 404.
                  * @example 5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0
                  */
                 uid: string;
@@ -11818,12 +12021,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11920,12 +12123,12 @@ export interface operations {
                 /** @example aws-eu-central */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11973,7 +12176,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12012,7 +12217,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12056,7 +12263,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12087,7 +12296,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12129,12 +12340,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12231,12 +12442,12 @@ export interface operations {
                 /** @example Confidential */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12284,7 +12495,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12323,7 +12536,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12367,7 +12582,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12398,7 +12615,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12440,12 +12659,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12542,12 +12761,12 @@ export interface operations {
                 /** @example org.apache.kafka.connect.file.FileStreamSinkConnector */
                 pluginClass: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12595,7 +12814,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12634,7 +12855,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12678,7 +12901,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12709,7 +12934,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12751,12 +12978,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12853,12 +13080,12 @@ export interface operations {
                 /** @example development */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12906,7 +13133,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12945,7 +13174,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12975,6 +13206,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteEnvironment: {
@@ -12989,7 +13221,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13020,7 +13254,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13058,6 +13294,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     findEnvironmentsByShortName: {
@@ -13066,12 +13303,12 @@ export interface operations {
                 /** @example dev */
                 shortName: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13113,12 +13350,12 @@ export interface operations {
                 /** @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9 */
                 instance: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13167,7 +13404,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13191,7 +13430,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13199,7 +13440,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13234,7 +13475,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13242,7 +13485,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13288,7 +13531,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13296,7 +13541,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13342,7 +13587,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13350,7 +13597,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13379,7 +13626,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13387,7 +13636,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13427,7 +13676,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13435,9 +13686,10 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -13482,7 +13734,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13490,9 +13744,10 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -13738,12 +13993,12 @@ export interface operations {
                  */
                 name?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13783,12 +14038,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13885,12 +14140,12 @@ export interface operations {
                 /** @example Team Orders */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13938,7 +14193,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13977,7 +14234,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14021,7 +14280,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14052,7 +14313,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14096,7 +14359,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14104,7 +14369,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14139,7 +14404,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14147,7 +14414,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14193,7 +14460,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14201,7 +14470,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14247,7 +14516,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14255,7 +14526,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14284,7 +14555,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14292,7 +14565,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14332,7 +14605,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14340,9 +14615,10 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -14387,7 +14663,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14395,9 +14673,10 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -14669,12 +14948,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -14771,12 +15050,12 @@ export interface operations {
                 /** @example Production */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -14824,7 +15103,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14863,7 +15144,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14893,6 +15176,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteInstance: {
@@ -14907,7 +15191,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14938,7 +15224,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14974,6 +15262,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     findInstanceByShortName: {
@@ -15011,12 +15300,12 @@ export interface operations {
                 /** @example prod */
                 shortName?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15058,7 +15347,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15066,7 +15357,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -15101,7 +15392,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15109,7 +15402,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -15155,7 +15448,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15163,7 +15458,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -15209,7 +15504,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15217,7 +15514,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -15246,7 +15543,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15254,7 +15553,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -15294,7 +15593,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15302,9 +15603,10 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -15349,7 +15651,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15357,9 +15661,10 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -15382,12 +15687,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15484,12 +15789,12 @@ export interface operations {
                 /** @example High */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15537,7 +15842,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15576,7 +15883,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15620,7 +15929,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15651,7 +15962,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15716,6 +16029,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -15817,12 +16131,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15887,12 +16201,12 @@ export interface operations {
                 /** @example 1a2b3c4d5e6f40718293a4b5c6d7e8f9 */
                 schema: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15937,12 +16251,12 @@ export interface operations {
                 /** @example 1.0.0 */
                 version: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15990,7 +16304,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16030,7 +16346,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16055,7 +16373,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16063,7 +16383,7 @@ export interface operations {
                  * @description The association: `schema` (to-one, immutable).
                  * @example schema
                  */
-                rel: string;
+                rel: "schema";
             };
             cookie?: never;
         };
@@ -16090,12 +16410,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16160,12 +16480,12 @@ export interface operations {
                 /** @example com.example.Payment */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16275,7 +16595,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16314,7 +16636,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16357,7 +16681,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16388,7 +16714,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16431,7 +16759,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16439,7 +16769,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16474,7 +16804,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16482,7 +16814,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16528,7 +16860,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16536,7 +16870,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16582,7 +16916,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16590,7 +16926,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16619,7 +16955,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16627,7 +16965,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16665,12 +17003,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16771,12 +17109,12 @@ export interface operations {
                  */
                 stream: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16822,12 +17160,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16878,12 +17216,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16932,7 +17270,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16971,7 +17311,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17015,7 +17357,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17046,7 +17390,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17098,7 +17444,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17134,7 +17482,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17181,7 +17531,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17217,7 +17569,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17259,7 +17613,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17267,7 +17623,7 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -17303,7 +17659,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17311,7 +17669,7 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -17357,7 +17715,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17365,7 +17725,7 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -17394,7 +17754,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17402,7 +17764,7 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -17440,12 +17802,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17542,12 +17904,12 @@ export interface operations {
                 /** @example payments */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17590,12 +17952,12 @@ export interface operations {
                 /** @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
                 owners: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17644,7 +18006,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17683,7 +18047,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17713,6 +18079,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteStream: {
@@ -17727,7 +18094,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17758,7 +18127,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17795,6 +18166,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     getStreamAssociation: {
@@ -17803,7 +18175,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17811,7 +18185,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -17846,7 +18220,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17854,7 +18230,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -17900,7 +18276,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17908,7 +18286,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -17954,7 +18332,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17962,7 +18342,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -17991,7 +18371,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17999,7 +18381,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -18039,7 +18421,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18047,9 +18431,10 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -18094,7 +18479,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18102,9 +18489,10 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -18127,12 +18515,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18229,12 +18617,12 @@ export interface operations {
                 /** @example Gold */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18282,7 +18670,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18321,7 +18711,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18365,7 +18757,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18396,7 +18790,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18438,12 +18834,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18573,7 +18969,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18612,7 +19010,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18642,6 +19042,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteTenant: {
@@ -18656,7 +19057,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18687,7 +19090,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18725,6 +19130,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     getCurrentTenant: {
@@ -18769,7 +19175,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18805,7 +19213,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18839,12 +19249,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18941,12 +19351,12 @@ export interface operations {
                 /** @example jane.doe@example.com */
                 email: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18994,7 +19404,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -19033,7 +19445,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -19078,7 +19492,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -19109,7 +19525,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -19163,7 +19581,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -19207,7 +19627,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];

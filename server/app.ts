@@ -29,6 +29,8 @@ import { toValidationError } from './validation-errors';
 import { logger } from '../core/logger';
 import { checkPathSegments, parseQuery, type Query } from './request-target';
 import { plainCheckOf, type DeclaredParameter, type PlainCheck } from './plain-parameters';
+import { withLenientPathValues } from './path-values';
+import { normaliseQueryEnums, queryEnumsOf, type QueryEnum } from './query-enums';
 import { nameRequest, observeRequest, requestFailed, type Serve } from './telemetry/requests';
 import { serveMetrics } from './telemetry/metrics-endpoint';
 
@@ -52,6 +54,8 @@ interface OperationShape {
   idSegment: number;
   /** Present when a request of this operation may skip the validator (server/plain-parameters). */
   plain?: PlainCheck;
+  /** Query parameters with listed values, spelled canonically before validation (server/query-enums). */
+  queryEnums?: QueryEnum[];
 }
 const shapes = new WeakMap<Operation, OperationShape>();
 
@@ -66,6 +70,7 @@ function shapeOf(operation: Operation): OperationShape {
     bodySchema: (mediaType) => (bodies.has(mediaType ?? 'application/json') ? bodies.get(mediaType ?? 'application/json') : bodies.get('application/json')),
     idSegment: operation.path.split('/').indexOf('{id}'),
     plain: plainCheckOf(params, operation.requestBody !== undefined),
+    queryEnums: queryEnumsOf(params),
   };
   shapes.set(operation, shape);
   return shape;
@@ -76,7 +81,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
   const { deps } = options;
   const basePath = deps.config.basePath;
   const api = new OpenAPIBackend({
-    definition: structuredClone(spec) as never,
+    definition: withLenientPathValues(structuredClone(spec)) as never,
     apiRoot: basePath,
     // The document is validated in CI (`npm run check`), not at every start; quick mode also compiles nothing up
     // front, so the request validators, the only ones used here, are compiled below (responses are checked by
@@ -243,8 +248,9 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
    * such as `{?projection}` that clients fill in, and a validator refusing them would break those clients.
    */
   function declaredQuery(operation: Operation, query: Query): Record<string, unknown> {
-    const known = shapeOf(operation).queryNames;
-    return Object.fromEntries(Object.entries(query).filter(([name]) => known.has(name)));
+    const { queryNames, queryEnums } = shapeOf(operation);
+    const declared = Object.fromEntries(Object.entries(query).filter(([name]) => queryNames.has(name)));
+    return queryEnums ? normaliseQueryEnums(queryEnums, declared) : declared;
   }
 
   /** A path whose every method is public (the probes, /info): a wrong method is refused before any token is read. */
