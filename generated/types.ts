@@ -1470,7 +1470,7 @@ export interface paths {
          *     owners, viewers, the kind's ADMIN). Entries about a deleted environment, stream or application stay visible
          *     to tenant admins and to whoever wrote them; find them by `resourceName`.
          *
-         *     Every filter is exact and matches any case; all given filters must hold. A bad value of any parameter is 400
+         *     Every filter is exact and matches any case (`action` and `resourceType` also ignore spaces, `_` and `-`); all given filters must hold. A bad value of any parameter is 400
          *     naming it, as is `fromTimestamp` after `toTimestamp`. Times are epoch milliseconds, `now`,
          *     `now-<n><s|m|h|d|w>` (`now-15m`, `now-24h`, `now-7d`, `now-2w`), an ISO-8601 duration meaning now minus it
          *     (`P7D`, `PT1H`, `P1M`: months and years on the UTC calendar) or an ISO-8601 instant with a zone
@@ -11833,12 +11833,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description One action of `GET /audit-history/actions`, in any case (`topic_configured`); blank means no filter.
+                 * @description One action of `GET /audit-history/actions`, matched ignoring case, spaces, `_` and `-` (`topic-configured`); blank means no filter.
                  * @example TOPIC_CONFIGURED
                  */
                 action?: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED";
                 /**
-                 * @description The kind of resource, in any case (`application`); `Stream` means `Topic`. Blank means no filter.
+                 * @description The kind of resource, matched ignoring case, spaces, `_` and `-` (`application`); `Stream` means `Topic`. Blank means no filter.
                  * @example Application
                  */
                 resourceType?: "Tenant" | "User" | "Group" | "Cluster" | "Instance" | "Environment" | "Topic" | "Stream" | "Schema" | "Application";
