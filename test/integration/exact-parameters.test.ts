@@ -72,6 +72,11 @@ describe('enum query values', () => {
     expect((await get('/audit-history?resourceType=stream')).status).toBe(200);
   });
 
+  it('an unknown deployment action still answers the unknown target first: 404, not 400', async () => {
+    const res = await call(app, 'PUT', `/application_deployments/${'0'.repeat(32)}/operation?action=nope`, { token: t.admin.token });
+    expectError(res, 404);
+  });
+
   it.each([['action=nope', 'action'], ['resourceType=Streams', 'resourceType']])('%s is 400 naming the parameter', async (query, field) => {
     expectError(await get(`/audit-history?${query}`), 400, { field });
   });
