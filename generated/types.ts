@@ -88,7 +88,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -129,7 +131,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -160,7 +164,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -188,7 +194,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -196,7 +204,7 @@ export interface paths {
                  * @description The association: `application`, `stream` or `environment` (to-one, fixed at the request).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "stream" | "environment";
             };
             cookie?: never;
         };
@@ -307,7 +315,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -342,7 +352,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -350,7 +362,7 @@ export interface paths {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -398,7 +410,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -406,9 +420,10 @@ export interface paths {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -609,7 +624,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -644,7 +661,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -652,7 +671,7 @@ export interface paths {
                  * @description The association: `application` or `environment` (to-one, fixed at generation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -769,7 +788,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -809,7 +830,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -840,7 +863,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -868,7 +893,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -894,7 +921,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -902,7 +931,7 @@ export interface paths {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -1039,7 +1068,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1078,7 +1109,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1086,7 +1119,7 @@ export interface paths {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -1109,7 +1142,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1293,7 +1328,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1331,7 +1368,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1339,7 +1378,7 @@ export interface paths {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -1378,7 +1417,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1386,9 +1427,10 @@ export interface paths {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -1428,7 +1470,7 @@ export interface paths {
          *     owners, viewers, the kind's ADMIN). Entries about a deleted environment, stream or application stay visible
          *     to tenant admins and to whoever wrote them; find them by `resourceName`.
          *
-         *     Every filter is exact and matches any case; all given filters must hold. A bad value of any parameter is 400
+         *     Every filter is exact and matches any case (`action` and `resourceType` also ignore spaces, `_` and `-`); all given filters must hold. A bad value of any parameter is 400
          *     naming it, as is `fromTimestamp` after `toTimestamp`. Times are epoch milliseconds, `now`,
          *     `now-<n><s|m|h|d|w>` (`now-15m`, `now-24h`, `now-7d`, `now-2w`), an ISO-8601 duration meaning now minus it
          *     (`P7D`, `PT1H`, `P1M`: months and years on the UTC calendar) or an ISO-8601 instant with a zone
@@ -1474,7 +1516,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The entry's uid.
+                 * @description The entry's uid (32 hexadecimal digits; capital letters and hyphens accepted). Any other value is 404.
                  * @example 5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0
                  */
                 uid: string;
@@ -1602,7 +1644,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1704,7 +1748,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1806,7 +1852,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1908,7 +1956,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1988,7 +2038,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2014,7 +2066,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2022,7 +2076,7 @@ export interface paths {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -2061,7 +2115,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2069,9 +2125,10 @@ export interface paths {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -2308,7 +2365,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2346,7 +2405,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2354,7 +2415,7 @@ export interface paths {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -2393,7 +2454,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2401,9 +2464,10 @@ export interface paths {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -2566,7 +2630,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2644,7 +2710,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2652,7 +2720,7 @@ export interface paths {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -2691,7 +2759,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2699,9 +2769,10 @@ export interface paths {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -2739,8 +2810,8 @@ export interface paths {
         get: operations["listIntegrities"];
         put?: never;
         /**
-         * Create a integrity
-         * @description Creates a integrity (TENANT_ADMIN). Audited as CREATED (Tenant), the integrity named in `details`.
+         * Create an integrity
+         * @description Creates an integrity (TENANT_ADMIN). Audited as CREATED (Tenant), the integrity named in `details`.
          */
         post: operations["createIntegrity"];
         delete?: never;
@@ -2795,7 +2866,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2803,25 +2876,25 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a integrity
+         * Get an integrity
          * @description One integrity, with `ETag` and `Last-Modified`.
          */
         get: operations["getIntegrity"];
         /**
-         * Replace a integrity
+         * Replace an integrity
          * @description Replaces all writable fields (absent optional fields take their defaults). TENANT_ADMIN. Audited as UPDATED (Tenant).
          */
         put: operations["replaceIntegrity"];
         post?: never;
         /**
-         * Delete a integrity
-         * @description Deletes a integrity nothing uses; while streams use it, 422 naming them. TENANT_ADMIN. Audited as DELETED (Tenant).
+         * Delete an integrity
+         * @description Deletes an integrity nothing uses; while streams use it, 422 naming them. TENANT_ADMIN. Audited as DELETED (Tenant).
          */
         delete: operations["deleteIntegrity"];
         options?: never;
         head?: never;
         /**
-         * Update a integrity
+         * Update an integrity
          * @description Changes the given fields only. TENANT_ADMIN. Audited as UPDATED (Tenant).
          */
         patch: operations["patchIntegrity"];
@@ -2988,7 +3061,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * SchemaVersion search methods
+         * Schema version search methods
          * @description Links to the search methods of schema versions.
          */
         get: operations["listSchemaVersionSearches"];
@@ -3046,7 +3119,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3078,7 +3153,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3086,7 +3163,7 @@ export interface paths {
                  * @description The association: `schema` (to-one, immutable).
                  * @example schema
                  */
-                rel: string;
+                rel: "schema";
             };
             cookie?: never;
         };
@@ -3219,7 +3296,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3257,7 +3336,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3265,7 +3346,7 @@ export interface paths {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -3418,7 +3499,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3468,7 +3551,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3506,7 +3591,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3570,7 +3657,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3578,7 +3667,7 @@ export interface paths {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -3704,7 +3793,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3742,7 +3833,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3750,7 +3843,7 @@ export interface paths {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -3789,7 +3882,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3797,9 +3892,10 @@ export interface paths {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -3893,7 +3989,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4000,7 +4098,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4064,7 +4164,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4175,7 +4277,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4221,7 +4325,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8293,7 +8399,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed JSON, a missing or invalid body, a validation error, a bad page/size/sort value or an unknown reference. */
+        /** @description Malformed JSON, a missing or invalid body, a validation error, a bad page/size/sort value, a query value outside its list, an unknown reference, or a path or query that is not well-formed (an ill-formed percent-encoding such as `%zz`, a NUL, an unpaired surrogate), each named in `subErrors`. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -8358,7 +8464,7 @@ export interface components {
                 "application/hal+json": components["schemas"]["ApiError"];
             };
         };
-        /** @description No such path, or no such resource visible to the caller (resources of other tenants are never visible). */
+        /** @description No such path, or no such resource visible to the caller (resources of other tenants are never visible); a path value of another form than its parameter's (an `id` that is not a uid, an unknown `rel`) names nothing either. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -8398,7 +8504,7 @@ export interface components {
                 "application/hal+json": components["schemas"]["ApiError"];
             };
         };
-        /** @description A unique field is taken (case-insensitively, per tenant) or a concurrent update won. */
+        /** @description A unique field is taken (case-insensitively, per tenant), or a concurrent request won or collided with this one (read again and retry). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -8436,7 +8542,7 @@ export interface components {
                 "application/hal+json": components["schemas"]["ApiError"];
             };
         };
-        /** @description The body exceeds MAX_BODY_BYTES (5 MiB by default). */
+        /** @description The body exceeds MAX_BODY_BYTES (5 MiB by default), also a body that the operation does not read. */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -8567,12 +8673,12 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Zero-based page number.
+         * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
          * @example 0
          */
         page: number;
         /**
-         * @description Entries per page (1–10000).
+         * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
          * @example 20
          */
         size: number;
@@ -8587,12 +8693,15 @@ export interface components {
          */
         sort: string[];
         /**
-         * @description The resource uid (32 hexadecimal characters).
+         * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+         *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+         *     another form names no resource: 404, like an unknown uid.
          * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
          */
         id: string;
         /**
-         * @description The uid of one linked resource.
+         * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+         *     accepted). A value of another form is linked to nothing: 404.
          * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
          */
         propertyId: string;
@@ -8640,12 +8749,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8678,6 +8787,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationAccessGrant: {
@@ -8731,7 +8841,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationAccessGrantsByAttributes: {
@@ -8753,25 +8865,25 @@ export interface operations {
                  */
                 environmentId?: string;
                 /**
-                 * @description `CONSUMER` or `PRODUCER`, any case.
+                 * @description `CONSUMER` or `PRODUCER`, matched ignoring case, spaces, `_` and `-` (`consumer`); blank means no filter.
                  * @example CONSUMER
                  */
-                accessType?: string;
+                accessType?: components["schemas"]["AccessType"];
                 /**
-                 * @description Statuses, comma-joined or repeated, any case.
+                 * @description Statuses, comma-joined (`Pending,Approved`) or repeated, each matched ignoring case, spaces, `_` and `-`; blank means no filter.
                  * @example [
                  *       "Pending",
                  *       "Approved"
                  *     ]
                  */
-                statuses?: string[];
+                statuses?: components["schemas"]["GrantStatus"][];
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8805,6 +8917,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationAccessGrant: {
@@ -8819,7 +8932,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8840,8 +8955,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     approveApplicationAccessGrant: {
@@ -8856,7 +8973,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8879,11 +8998,14 @@ export interface operations {
                     "application/hal+json": components["schemas"]["ApplicationAccessGrant"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8899,7 +9021,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8909,11 +9033,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8929,7 +9055,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8957,6 +9085,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8972,7 +9102,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9000,6 +9132,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -9009,7 +9143,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9017,7 +9153,7 @@ export interface operations {
                  * @description The association: `application`, `stream` or `environment` (to-one, fixed at the request).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "stream" | "environment";
             };
             cookie?: never;
         };
@@ -9034,20 +9170,22 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listApplicationAccess: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9080,6 +9218,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationAccess: {
@@ -9132,7 +9271,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationAccessByGrantsContaining: {
@@ -9144,12 +9285,12 @@ export interface operations {
                  */
                 applicationAccessGrant: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9182,6 +9323,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationAccessByApplicationAndStream: {
@@ -9198,12 +9340,12 @@ export interface operations {
                  */
                 stream: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9237,6 +9379,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationAccess: {
@@ -9251,7 +9394,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9272,8 +9417,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplicationAccess: {
@@ -9288,7 +9435,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9314,7 +9463,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -9330,7 +9482,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9362,7 +9516,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -9372,7 +9529,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9380,7 +9539,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9397,8 +9556,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplicationAccessAssociation: {
@@ -9413,7 +9574,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9421,7 +9584,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9451,6 +9614,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -9467,7 +9631,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9475,7 +9641,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9514,6 +9680,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -9530,7 +9697,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9538,7 +9707,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9556,6 +9725,8 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -9571,7 +9742,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9579,7 +9752,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9609,6 +9782,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -9619,7 +9793,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9627,9 +9803,10 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -9656,8 +9833,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationAuthentication: {
@@ -9687,6 +9866,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -9709,18 +9889,21 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listApplicationCredentials: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9753,6 +9936,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listApplicationCredentialSearches: {
@@ -9773,7 +9957,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplicationAndEnvironment: {
@@ -9790,12 +9976,12 @@ export interface operations {
                  */
                 environmentId: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9829,6 +10015,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplicationAndEnvironmentAlias: {
@@ -9845,12 +10032,12 @@ export interface operations {
                  */
                 environmentId: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9884,6 +10071,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplicationEnvironmentAndType: {
@@ -9905,12 +10093,12 @@ export interface operations {
                  */
                 type: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9944,6 +10132,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplication: {
@@ -9960,12 +10149,12 @@ export interface operations {
                  */
                 type?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9999,6 +10188,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplicationAndType: {
@@ -10015,12 +10205,12 @@ export interface operations {
                  */
                 type: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10054,6 +10244,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationCredential: {
@@ -10068,7 +10259,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10089,8 +10282,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteApplicationCredential: {
@@ -10105,7 +10300,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10115,10 +10312,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -10134,7 +10334,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10170,7 +10372,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -10180,7 +10385,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10188,7 +10395,7 @@ export interface operations {
                  * @description The association: `application` or `environment` (to-one, fixed at generation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -10205,20 +10412,22 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listApplicationDeployments: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10251,6 +10460,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationDeployment: {
@@ -10301,7 +10511,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationDeploymentsByApplication: {
@@ -10313,12 +10525,12 @@ export interface operations {
                  */
                 application: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10352,6 +10564,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationDeploymentsByApplicationAndEnvironment: {
@@ -10368,12 +10581,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10407,6 +10620,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationDeployment: {
@@ -10421,7 +10635,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10442,8 +10658,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplicationDeployment: {
@@ -10458,7 +10676,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10484,7 +10704,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -10500,7 +10723,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10514,7 +10739,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -10530,7 +10757,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10557,15 +10786,21 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
     operateApplicationDeployment: {
         parameters: {
             query?: {
-                /** @example START */
-                action?: string;
+                /**
+                 * @description The action, matched ignoring case, spaces, `_` and `-` (`restart-task`); or in the body.
+                 * @example START
+                 */
+                action?: "START" | "STOP" | "RESTART" | "RESET" | "RESTART_TASK" | "VIEW_STATUS" | "VIEW_LOGS";
             };
             header?: {
                 /**
@@ -10576,7 +10811,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10605,6 +10842,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getApplicationDeploymentStatus: {
@@ -10613,7 +10852,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10631,8 +10872,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["DeploymentStatus"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationDeploymentLogs: {
@@ -10641,7 +10884,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10659,8 +10904,10 @@ export interface operations {
                     "application/json": components["schemas"]["DeploymentLogs"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationDeploymentAssociation: {
@@ -10669,7 +10916,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10677,7 +10926,7 @@ export interface operations {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -10694,20 +10943,22 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listApplicationPrincipals: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10740,6 +10991,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationPrincipal: {
@@ -10802,7 +11054,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationPrincipalsByApplication: {
@@ -10814,12 +11068,12 @@ export interface operations {
                  */
                 application: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10853,6 +11107,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationPrincipalsByApplicationAndEnvironment: {
@@ -10869,12 +11124,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10908,6 +11163,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationPrincipalsByEnvironment: {
@@ -10919,12 +11175,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10958,6 +11214,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationPrincipal: {
@@ -10972,7 +11229,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10993,8 +11252,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteApplicationPrincipal: {
@@ -11009,7 +11270,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11023,7 +11286,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -11039,7 +11304,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11068,6 +11335,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -11077,7 +11346,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11085,7 +11356,7 @@ export interface operations {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -11102,8 +11373,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     activateApplicationPrincipal: {
@@ -11118,7 +11391,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11136,10 +11411,13 @@ export interface operations {
                     "application/hal+json": components["schemas"]["ApplicationPrincipal"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -11147,12 +11425,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11185,6 +11463,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplication: {
@@ -11237,7 +11516,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationByName: {
@@ -11246,12 +11527,12 @@ export interface operations {
                 /** @example Payments Sink */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11284,6 +11565,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationByShortName: {
@@ -11292,12 +11574,12 @@ export interface operations {
                 /** @example payments_sink */
                 shortName: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11330,6 +11612,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationByApplicationId: {
@@ -11338,12 +11621,12 @@ export interface operations {
                 /** @example com.example.payments.sink */
                 applicationId: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11376,6 +11659,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationsByAttributes: {
@@ -11386,12 +11670,12 @@ export interface operations {
                 /** @example payments_sink */
                 shortName?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11425,6 +11709,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationsByOwners: {
@@ -11433,12 +11718,12 @@ export interface operations {
                 /** @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
                 owners: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11472,6 +11757,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplication: {
@@ -11486,7 +11772,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11507,8 +11795,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplication: {
@@ -11523,7 +11813,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11551,6 +11843,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteApplication: {
@@ -11565,7 +11860,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11575,10 +11872,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -11594,7 +11894,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11629,6 +11931,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     getApplicationAssociation: {
@@ -11637,7 +11942,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11645,7 +11952,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11662,8 +11969,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplicationAssociation: {
@@ -11678,7 +11987,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11686,7 +11997,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11714,7 +12025,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -11731,7 +12044,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11739,7 +12054,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11767,7 +12082,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -11784,7 +12101,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11792,18 +12111,21 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -11819,7 +12141,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11827,7 +12151,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11855,7 +12179,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -11866,7 +12192,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11874,9 +12202,10 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -11903,8 +12232,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteApplicationAssociationMember: {
@@ -11919,7 +12250,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11927,9 +12260,10 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -11939,10 +12273,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -11950,15 +12287,15 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description One action of `GET /audit-history/actions` (any case).
+                 * @description One action of `GET /audit-history/actions`, matched ignoring case, spaces, `_` and `-` (`topic-configured`); blank means no filter.
                  * @example TOPIC_CONFIGURED
                  */
-                action?: string;
+                action?: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED";
                 /**
-                 * @description Tenant, User, Group, Cluster, Instance, Environment, Topic (or Stream), Schema, Application (any case).
+                 * @description The kind of resource, matched ignoring case, spaces, `_` and `-` (`application`); `Stream` means `Topic`. Blank means no filter.
                  * @example Application
                  */
-                resourceType?: string;
+                resourceType?: "Tenant" | "User" | "Group" | "Cluster" | "Instance" | "Environment" | "Topic" | "Stream" | "Schema" | "Application";
                 /**
                  * @description E-mail address of the caller who made the change (any case).
                  * @example admin@demo.local
@@ -11985,12 +12322,12 @@ export interface operations {
                  */
                 toTimestamp?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12055,6 +12392,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listAuditActions: {
@@ -12075,7 +12413,9 @@ export interface operations {
                     "application/json": components["schemas"]["AuditActionList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getAuditEvent: {
@@ -12084,7 +12424,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The entry's uid.
+                 * @description The entry's uid (32 hexadecimal digits; capital letters and hyphens accepted). Any other value is 404.
                  * @example 5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0
                  */
                 uid: string;
@@ -12102,8 +12442,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AuditEvent"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     checkAuthorization: {
@@ -12142,6 +12484,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12149,12 +12492,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12187,6 +12530,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createCluster: {
@@ -12239,7 +12583,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findClustersByName: {
@@ -12248,12 +12594,12 @@ export interface operations {
                 /** @example aws-eu-central */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12286,6 +12632,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getCluster: {
@@ -12300,7 +12647,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12321,8 +12670,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceCluster: {
@@ -12337,7 +12688,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12365,6 +12718,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteCluster: {
@@ -12379,7 +12734,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12389,10 +12746,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -12408,7 +12768,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12442,18 +12804,20 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listConfidentialities: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12486,6 +12850,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createConfidentiality: {
@@ -12538,7 +12903,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findConfidentialitiesByName: {
@@ -12547,12 +12914,12 @@ export interface operations {
                 /** @example Confidential */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12585,6 +12952,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getConfidentiality: {
@@ -12599,7 +12967,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12620,8 +12990,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceConfidentiality: {
@@ -12636,7 +13008,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12664,6 +13038,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteConfidentiality: {
@@ -12678,7 +13054,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12688,10 +13066,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -12707,7 +13088,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12741,18 +13124,20 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listConnectPlugins: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12785,6 +13170,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createConnectPlugin: {
@@ -12837,7 +13223,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findConnectPluginByPluginClass: {
@@ -12846,12 +13234,12 @@ export interface operations {
                 /** @example org.apache.kafka.connect.file.FileStreamSinkConnector */
                 pluginClass: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12884,6 +13272,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getConnectPlugin: {
@@ -12898,7 +13287,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12919,8 +13310,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceConnectPlugin: {
@@ -12935,7 +13328,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12963,6 +13358,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteConnectPlugin: {
@@ -12977,7 +13374,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12987,10 +13386,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -13006,7 +13408,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13040,18 +13444,20 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listEnvironments: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13084,6 +13490,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createEnvironment: {
@@ -13136,7 +13543,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findEnvironmentsByName: {
@@ -13145,12 +13554,12 @@ export interface operations {
                 /** @example development */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13183,6 +13592,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getEnvironment: {
@@ -13197,7 +13607,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13218,8 +13630,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceEnvironment: {
@@ -13234,7 +13648,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13262,6 +13678,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteEnvironment: {
@@ -13276,7 +13695,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13286,10 +13707,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -13305,7 +13729,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13341,6 +13767,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     findEnvironmentsByShortName: {
@@ -13349,12 +13778,12 @@ export interface operations {
                 /** @example dev */
                 shortName: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13387,6 +13816,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findEnvironmentsByInstance: {
@@ -13395,12 +13825,12 @@ export interface operations {
                 /** @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9 */
                 instance: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13434,6 +13864,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     synchronizeEnvironment: {
@@ -13448,7 +13879,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13458,10 +13891,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getEnvironmentAssociation: {
@@ -13470,7 +13906,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13478,7 +13916,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13495,8 +13933,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceEnvironmentAssociation: {
@@ -13511,7 +13951,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13519,7 +13961,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13547,7 +13989,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -13564,7 +14008,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13572,7 +14018,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13600,7 +14046,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -13617,7 +14065,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13625,18 +14075,21 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -13652,7 +14105,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13660,7 +14115,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13688,7 +14143,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -13699,7 +14156,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13707,9 +14166,10 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -13736,8 +14196,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteEnvironmentAssociationMember: {
@@ -13752,7 +14214,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13760,9 +14224,10 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -13772,10 +14237,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -13810,7 +14278,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["Index"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getInfo: {
@@ -13838,6 +14308,8 @@ export interface operations {
                     "application/json": components["schemas"]["Info"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13868,7 +14340,9 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getOpenApiYaml: {
@@ -13894,7 +14368,9 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getProfile: {
@@ -13927,7 +14403,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["Index"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getCollectionProfile: {
@@ -13981,8 +14459,10 @@ export interface operations {
                     "application/schema+json": Record<string, never>;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listCallerGroups: {
@@ -13994,12 +14474,12 @@ export interface operations {
                  */
                 name?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -14032,18 +14512,19 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listGroups: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -14076,6 +14557,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createGroup: {
@@ -14128,7 +14610,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findGroupsByName: {
@@ -14137,12 +14621,12 @@ export interface operations {
                 /** @example Team Orders */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -14175,6 +14659,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getGroup: {
@@ -14189,7 +14674,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14210,8 +14697,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceGroup: {
@@ -14226,7 +14715,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14254,6 +14745,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteGroup: {
@@ -14268,7 +14761,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14278,10 +14773,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -14297,7 +14795,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14331,6 +14831,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getGroupAssociation: {
@@ -14339,7 +14841,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14347,7 +14851,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14364,8 +14868,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceGroupAssociation: {
@@ -14380,7 +14886,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14388,7 +14896,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14416,7 +14924,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -14433,7 +14943,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14441,7 +14953,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14469,7 +14981,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -14486,7 +15000,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14494,18 +15010,21 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -14521,7 +15040,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14529,7 +15050,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14557,7 +15078,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -14568,7 +15091,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14576,9 +15101,10 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -14605,8 +15131,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteGroupAssociationMember: {
@@ -14621,7 +15149,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14629,9 +15159,10 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -14641,10 +15172,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -14710,7 +15244,9 @@ export interface operations {
                     "application/health+json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
             /** @description A readiness check fails; the body says which and why. */
             503: {
                 headers: {
@@ -14804,7 +15340,9 @@ export interface operations {
                     "application/health+json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getReadiness: {
@@ -14860,7 +15398,9 @@ export interface operations {
                     "application/health+json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
             /** @description Not ready; the failing checks say why (`output`). */
             503: {
                 headers: {
@@ -14895,12 +15435,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -14933,6 +15473,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createInstance: {
@@ -14985,7 +15526,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findInstanceByName: {
@@ -14994,12 +15537,12 @@ export interface operations {
                 /** @example Production */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15032,6 +15575,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getInstance: {
@@ -15046,7 +15590,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15067,8 +15613,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceInstance: {
@@ -15083,7 +15631,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15111,6 +15661,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteInstance: {
@@ -15125,7 +15678,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15135,10 +15690,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -15154,7 +15712,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15188,6 +15748,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     findInstanceByShortName: {
@@ -15214,6 +15777,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findInstancesByAttributes: {
@@ -15224,12 +15788,12 @@ export interface operations {
                 /** @example prod */
                 shortName?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15262,6 +15826,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getInstanceAssociation: {
@@ -15270,7 +15835,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15278,7 +15845,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -15295,8 +15862,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceInstanceAssociation: {
@@ -15311,7 +15880,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15319,7 +15890,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -15347,7 +15918,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -15364,7 +15937,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15372,7 +15947,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -15400,7 +15975,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -15417,7 +15994,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15425,18 +16004,21 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -15452,7 +16034,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15460,7 +16044,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -15488,7 +16072,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -15499,7 +16085,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15507,9 +16095,10 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -15536,8 +16125,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteInstanceAssociationMember: {
@@ -15552,7 +16143,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15560,9 +16153,10 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -15572,10 +16166,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -15583,12 +16180,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15621,6 +16218,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createIntegrity: {
@@ -15673,7 +16271,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findIntegritiesByName: {
@@ -15682,12 +16282,12 @@ export interface operations {
                 /** @example High */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15720,6 +16320,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getIntegrity: {
@@ -15734,7 +16335,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15755,8 +16358,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceIntegrity: {
@@ -15771,7 +16376,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15799,6 +16406,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteIntegrity: {
@@ -15813,7 +16422,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15823,10 +16434,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -15842,7 +16456,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15876,6 +16492,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     validateProviderCredentials: {
@@ -16006,12 +16624,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16044,6 +16662,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listSchemaVersionSearches: {
@@ -16064,7 +16683,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findSchemaVersionsBySchema: {
@@ -16073,12 +16694,12 @@ export interface operations {
                 /** @example 1a2b3c4d5e6f40718293a4b5c6d7e8f9 */
                 schema: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16112,6 +16733,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findSchemaVersionBySchemaAndVersion: {
@@ -16122,12 +16744,12 @@ export interface operations {
                 /** @example 1.0.0 */
                 version: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16160,6 +16782,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getSchemaVersion: {
@@ -16174,7 +16797,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16196,8 +16821,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteSchemaVersion: {
@@ -16212,7 +16839,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16222,10 +16851,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -16235,7 +16867,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16243,7 +16877,7 @@ export interface operations {
                  * @description The association: `schema` (to-one, immutable).
                  * @example schema
                  */
-                rel: string;
+                rel: "schema";
             };
             cookie?: never;
         };
@@ -16260,20 +16894,22 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listSchemas: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16306,6 +16942,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listSchemaSearches: {
@@ -16326,7 +16963,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findSchemasByName: {
@@ -16335,12 +16974,12 @@ export interface operations {
                 /** @example com.example.Payment */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16373,6 +17012,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     checkSchema: {
@@ -16399,6 +17039,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -16448,7 +17089,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16469,8 +17112,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceSchema: {
@@ -16485,7 +17130,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16511,7 +17158,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteSchema: {
@@ -16526,7 +17176,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16536,10 +17188,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -16555,7 +17210,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16587,7 +17244,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getSchemaAssociation: {
@@ -16596,7 +17256,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16604,7 +17266,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16621,8 +17283,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceSchemaAssociation: {
@@ -16637,7 +17301,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16645,7 +17311,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16673,7 +17339,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -16690,7 +17358,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16698,7 +17368,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16726,7 +17396,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -16743,7 +17415,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16751,18 +17425,21 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -16778,7 +17455,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16786,7 +17465,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16814,7 +17493,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -16823,12 +17504,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16861,6 +17542,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createStreamConfig: {
@@ -16914,7 +17596,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamConfigsByStream: {
@@ -16926,12 +17610,12 @@ export interface operations {
                  */
                 stream: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16965,6 +17649,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamConfigsByEnvironment: {
@@ -16976,12 +17661,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17015,6 +17700,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamConfigsByStreamAndEnvironment: {
@@ -17031,12 +17717,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17070,6 +17756,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getStreamConfig: {
@@ -17084,7 +17771,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17105,8 +17794,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceStreamConfig: {
@@ -17121,7 +17812,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17147,7 +17840,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17163,7 +17859,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17173,10 +17871,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17192,7 +17893,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17229,7 +17932,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17242,7 +17948,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17263,6 +17971,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     addStreamConfigPermissions: {
@@ -17277,7 +17986,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17303,7 +18014,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -17323,7 +18036,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17341,7 +18056,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17357,7 +18075,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17386,9 +18106,11 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getStreamConfigAssociation: {
@@ -17397,7 +18119,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17405,7 +18129,7 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -17423,8 +18147,10 @@ export interface operations {
                     "application/json": components["schemas"]["SchemaVersionPlain"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceStreamConfigAssociation: {
@@ -17439,7 +18165,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17447,7 +18175,7 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -17475,7 +18203,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -17492,7 +18222,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17500,18 +18232,21 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17527,7 +18262,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17535,7 +18272,7 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -17563,7 +18300,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -17572,12 +18311,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17610,6 +18349,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createStream: {
@@ -17662,7 +18402,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamsByName: {
@@ -17671,12 +18413,12 @@ export interface operations {
                 /** @example payments */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17710,6 +18452,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamsByOwners: {
@@ -17718,12 +18461,12 @@ export interface operations {
                 /** @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
                 owners: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17757,6 +18500,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getStream: {
@@ -17771,7 +18515,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17792,8 +18538,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceStream: {
@@ -17808,7 +18556,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17836,6 +18586,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteStream: {
@@ -17850,7 +18603,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17860,10 +18615,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17879,7 +18637,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17914,6 +18674,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     getStreamAssociation: {
@@ -17922,7 +18685,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17930,7 +18695,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -17947,8 +18712,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceStreamAssociation: {
@@ -17963,7 +18730,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17971,7 +18740,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -17999,7 +18768,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -18016,7 +18787,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18024,7 +18797,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -18052,7 +18825,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -18069,7 +18844,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18077,18 +18854,21 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18104,7 +18884,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18112,7 +18894,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -18140,7 +18922,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -18151,7 +18935,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18159,9 +18945,10 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -18188,8 +18975,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteStreamAssociationMember: {
@@ -18204,7 +18993,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18212,9 +19003,10 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -18224,10 +19016,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18235,12 +19030,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18273,6 +19068,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createSupportTier: {
@@ -18325,7 +19121,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findSupportTiersByName: {
@@ -18334,12 +19132,12 @@ export interface operations {
                 /** @example Gold */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18372,6 +19170,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getSupportTier: {
@@ -18386,7 +19185,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18407,8 +19208,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceSupportTier: {
@@ -18423,7 +19226,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18451,6 +19256,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteSupportTier: {
@@ -18465,7 +19272,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18475,10 +19284,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18494,7 +19306,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18528,18 +19342,20 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listTenants: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18572,6 +19388,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createTenant: {
@@ -18624,7 +19441,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findTenantByShortName: {
@@ -18651,6 +19470,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getTenant: {
@@ -18665,7 +19485,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18686,8 +19508,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceTenant: {
@@ -18702,7 +19526,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18730,6 +19556,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteTenant: {
@@ -18744,7 +19573,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18754,10 +19585,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18773,7 +19607,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18809,6 +19645,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     getCurrentTenant: {
@@ -18836,7 +19675,9 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getTenantContact: {
@@ -18851,7 +19692,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18872,6 +19715,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceTenantContact: {
@@ -18886,7 +19730,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18912,6 +19758,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -18920,12 +19767,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18958,6 +19805,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createUser: {
@@ -19010,7 +19858,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findUsersByEmailAddress: {
@@ -19019,12 +19869,12 @@ export interface operations {
                 /** @example jane.doe@example.com */
                 email: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -19057,6 +19907,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getUser: {
@@ -19071,7 +19922,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -19092,8 +19945,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceUser: {
@@ -19108,7 +19963,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -19136,6 +19993,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -19151,7 +20010,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -19161,10 +20022,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -19180,7 +20044,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -19217,6 +20083,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -19232,7 +20100,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -19258,7 +20128,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -19274,7 +20147,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -19306,7 +20181,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -19337,7 +20215,9 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
 }

@@ -88,7 +88,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -129,7 +131,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -160,7 +164,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -188,7 +194,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -196,7 +204,7 @@ export interface paths {
                  * @description The association: `application`, `stream` or `environment` (to-one, fixed at the request).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "stream" | "environment";
             };
             cookie?: never;
         };
@@ -307,7 +315,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -342,7 +352,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -350,7 +362,7 @@ export interface paths {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -398,7 +410,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -406,9 +420,10 @@ export interface paths {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -609,7 +624,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -644,7 +661,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -652,7 +671,7 @@ export interface paths {
                  * @description The association: `application` or `environment` (to-one, fixed at generation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -769,7 +788,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -809,7 +830,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -840,7 +863,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -868,7 +893,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -894,7 +921,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -902,7 +931,7 @@ export interface paths {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -1039,7 +1068,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1078,7 +1109,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1086,7 +1119,7 @@ export interface paths {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -1109,7 +1142,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1293,7 +1328,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1331,7 +1368,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1339,7 +1378,7 @@ export interface paths {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -1378,7 +1417,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1386,9 +1427,10 @@ export interface paths {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -1428,7 +1470,7 @@ export interface paths {
          *     owners, viewers, the kind's ADMIN). Entries about a deleted environment, stream or application stay visible
          *     to tenant admins and to whoever wrote them; find them by `resourceName`.
          *
-         *     Every filter is exact and matches any case; all given filters must hold. A bad value of any parameter is 400
+         *     Every filter is exact and matches any case (`action` and `resourceType` also ignore spaces, `_` and `-`); all given filters must hold. A bad value of any parameter is 400
          *     naming it, as is `fromTimestamp` after `toTimestamp`. Times are epoch milliseconds, `now`,
          *     `now-<n><s|m|h|d|w>` (`now-15m`, `now-24h`, `now-7d`, `now-2w`), an ISO-8601 duration meaning now minus it
          *     (`P7D`, `PT1H`, `P1M`: months and years on the UTC calendar) or an ISO-8601 instant with a zone
@@ -1474,7 +1516,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The entry's uid.
+                 * @description The entry's uid (32 hexadecimal digits; capital letters and hyphens accepted). Any other value is 404.
                  * @example 5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0
                  */
                 uid: string;
@@ -1602,7 +1644,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1704,7 +1748,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1806,7 +1852,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1908,7 +1956,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1988,7 +2038,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2014,7 +2066,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2022,7 +2076,7 @@ export interface paths {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -2061,7 +2115,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2069,9 +2125,10 @@ export interface paths {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -2308,7 +2365,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2346,7 +2405,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2354,7 +2415,7 @@ export interface paths {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -2393,7 +2454,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2401,9 +2464,10 @@ export interface paths {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -2566,7 +2630,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2644,7 +2710,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2652,7 +2720,7 @@ export interface paths {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -2691,7 +2759,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2699,9 +2769,10 @@ export interface paths {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -2739,8 +2810,8 @@ export interface paths {
         get: operations["listIntegrities"];
         put?: never;
         /**
-         * Create a integrity
-         * @description Creates a integrity (TENANT_ADMIN). Audited as CREATED (Tenant), the integrity named in `details`.
+         * Create an integrity
+         * @description Creates an integrity (TENANT_ADMIN). Audited as CREATED (Tenant), the integrity named in `details`.
          */
         post: operations["createIntegrity"];
         delete?: never;
@@ -2795,7 +2866,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2803,25 +2876,25 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a integrity
+         * Get an integrity
          * @description One integrity, with `ETag` and `Last-Modified`.
          */
         get: operations["getIntegrity"];
         /**
-         * Replace a integrity
+         * Replace an integrity
          * @description Replaces all writable fields (absent optional fields take their defaults). TENANT_ADMIN. Audited as UPDATED (Tenant).
          */
         put: operations["replaceIntegrity"];
         post?: never;
         /**
-         * Delete a integrity
-         * @description Deletes a integrity nothing uses; while streams use it, 422 naming them. TENANT_ADMIN. Audited as DELETED (Tenant).
+         * Delete an integrity
+         * @description Deletes an integrity nothing uses; while streams use it, 422 naming them. TENANT_ADMIN. Audited as DELETED (Tenant).
          */
         delete: operations["deleteIntegrity"];
         options?: never;
         head?: never;
         /**
-         * Update a integrity
+         * Update an integrity
          * @description Changes the given fields only. TENANT_ADMIN. Audited as UPDATED (Tenant).
          */
         patch: operations["patchIntegrity"];
@@ -2988,7 +3061,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * SchemaVersion search methods
+         * Schema version search methods
          * @description Links to the search methods of schema versions.
          */
         get: operations["listSchemaVersionSearches"];
@@ -3046,7 +3119,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3078,7 +3153,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3086,7 +3163,7 @@ export interface paths {
                  * @description The association: `schema` (to-one, immutable).
                  * @example schema
                  */
-                rel: string;
+                rel: "schema";
             };
             cookie?: never;
         };
@@ -3219,7 +3296,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3257,7 +3336,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3265,7 +3346,7 @@ export interface paths {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -3418,7 +3499,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3468,7 +3551,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3506,7 +3591,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3570,7 +3657,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3578,7 +3667,7 @@ export interface paths {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -3704,7 +3793,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3742,7 +3833,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3750,7 +3843,7 @@ export interface paths {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -3789,7 +3882,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3797,9 +3892,10 @@ export interface paths {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -3893,7 +3989,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4000,7 +4098,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4064,7 +4164,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4175,7 +4277,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4221,7 +4325,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -7839,7 +7945,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed JSON, a missing or invalid body, a validation error, a bad page/size/sort value or an unknown reference. */
+        /** @description Malformed JSON, a missing or invalid body, a validation error, a bad page/size/sort value, a query value outside its list, an unknown reference, or a path or query that is not well-formed (an ill-formed percent-encoding such as `%zz`, a NUL, an unpaired surrogate), each named in `subErrors`. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -7904,7 +8010,7 @@ export interface components {
                 "application/hal+json": components["schemas"]["ApiError"];
             };
         };
-        /** @description No such path, or no such resource visible to the caller (resources of other tenants are never visible). */
+        /** @description No such path, or no such resource visible to the caller (resources of other tenants are never visible); a path value of another form than its parameter's (an `id` that is not a uid, an unknown `rel`) names nothing either. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -7944,7 +8050,7 @@ export interface components {
                 "application/hal+json": components["schemas"]["ApiError"];
             };
         };
-        /** @description A unique field is taken (case-insensitively, per tenant) or a concurrent update won. */
+        /** @description A unique field is taken (case-insensitively, per tenant), or a concurrent request won or collided with this one (read again and retry). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -7982,7 +8088,7 @@ export interface components {
                 "application/hal+json": components["schemas"]["ApiError"];
             };
         };
-        /** @description The body exceeds MAX_BODY_BYTES (5 MiB by default). */
+        /** @description The body exceeds MAX_BODY_BYTES (5 MiB by default), also a body that the operation does not read. */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -8113,12 +8219,12 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Zero-based page number.
+         * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
          * @example 0
          */
         page: number;
         /**
-         * @description Entries per page (1–10000).
+         * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
          * @example 20
          */
         size: number;
@@ -8133,12 +8239,15 @@ export interface components {
          */
         sort: string[];
         /**
-         * @description The resource uid (32 hexadecimal characters).
+         * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+         *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+         *     another form names no resource: 404, like an unknown uid.
          * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
          */
         id: string;
         /**
-         * @description The uid of one linked resource.
+         * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+         *     accepted). A value of another form is linked to nothing: 404.
          * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
          */
         propertyId: string;
@@ -8186,12 +8295,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8224,6 +8333,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationAccessGrant: {
@@ -8277,7 +8387,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationAccessGrantsByAttributes: {
@@ -8299,25 +8411,25 @@ export interface operations {
                  */
                 environmentId?: string;
                 /**
-                 * @description `CONSUMER` or `PRODUCER`, any case.
+                 * @description `CONSUMER` or `PRODUCER`, matched ignoring case, spaces, `_` and `-` (`consumer`); blank means no filter.
                  * @example CONSUMER
                  */
-                accessType?: string;
+                accessType?: components["schemas"]["AccessType"];
                 /**
-                 * @description Statuses, comma-joined or repeated, any case.
+                 * @description Statuses, comma-joined (`Pending,Approved`) or repeated, each matched ignoring case, spaces, `_` and `-`; blank means no filter.
                  * @example [
                  *       "Pending",
                  *       "Approved"
                  *     ]
                  */
-                statuses?: string[];
+                statuses?: components["schemas"]["GrantStatus"][];
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8351,6 +8463,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationAccessGrant: {
@@ -8365,7 +8478,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8386,8 +8501,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     approveApplicationAccessGrant: {
@@ -8402,7 +8519,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8425,11 +8544,14 @@ export interface operations {
                     "application/hal+json": components["schemas"]["ApplicationAccessGrant"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8445,7 +8567,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8455,11 +8579,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8475,7 +8601,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8503,6 +8631,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8518,7 +8648,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8546,6 +8678,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8555,7 +8689,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8563,7 +8699,7 @@ export interface operations {
                  * @description The association: `application`, `stream` or `environment` (to-one, fixed at the request).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "stream" | "environment";
             };
             cookie?: never;
         };
@@ -8580,20 +8716,22 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listApplicationAccess: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8626,6 +8764,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationAccess: {
@@ -8678,7 +8817,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationAccessByGrantsContaining: {
@@ -8690,12 +8831,12 @@ export interface operations {
                  */
                 applicationAccessGrant: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8728,6 +8869,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationAccessByApplicationAndStream: {
@@ -8744,12 +8886,12 @@ export interface operations {
                  */
                 stream: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8783,6 +8925,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationAccess: {
@@ -8797,7 +8940,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8818,8 +8963,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplicationAccess: {
@@ -8834,7 +8981,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8860,7 +9009,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8876,7 +9028,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8908,7 +9062,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8918,7 +9075,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8926,7 +9085,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -8943,8 +9102,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplicationAccessAssociation: {
@@ -8959,7 +9120,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8967,7 +9130,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -8997,6 +9160,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -9013,7 +9177,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9021,7 +9187,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9060,6 +9226,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -9076,7 +9243,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9084,7 +9253,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9102,6 +9271,8 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -9117,7 +9288,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9125,7 +9298,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9155,6 +9328,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -9165,7 +9339,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9173,9 +9349,10 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -9202,8 +9379,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationAuthentication: {
@@ -9233,6 +9412,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -9255,18 +9435,21 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listApplicationCredentials: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9299,6 +9482,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listApplicationCredentialSearches: {
@@ -9319,7 +9503,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplicationAndEnvironment: {
@@ -9336,12 +9522,12 @@ export interface operations {
                  */
                 environmentId: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9375,6 +9561,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplicationAndEnvironmentAlias: {
@@ -9391,12 +9578,12 @@ export interface operations {
                  */
                 environmentId: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9430,6 +9617,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplicationEnvironmentAndType: {
@@ -9451,12 +9639,12 @@ export interface operations {
                  */
                 type: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9490,6 +9678,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplication: {
@@ -9506,12 +9695,12 @@ export interface operations {
                  */
                 type?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9545,6 +9734,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplicationAndType: {
@@ -9561,12 +9751,12 @@ export interface operations {
                  */
                 type: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9600,6 +9790,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationCredential: {
@@ -9614,7 +9805,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9635,8 +9828,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteApplicationCredential: {
@@ -9651,7 +9846,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9661,10 +9858,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -9680,7 +9880,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9716,7 +9918,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -9726,7 +9931,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9734,7 +9941,7 @@ export interface operations {
                  * @description The association: `application` or `environment` (to-one, fixed at generation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -9751,20 +9958,22 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listApplicationDeployments: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9797,6 +10006,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationDeployment: {
@@ -9847,7 +10057,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationDeploymentsByApplication: {
@@ -9859,12 +10071,12 @@ export interface operations {
                  */
                 application: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9898,6 +10110,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationDeploymentsByApplicationAndEnvironment: {
@@ -9914,12 +10127,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9953,6 +10166,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationDeployment: {
@@ -9967,7 +10181,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9988,8 +10204,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplicationDeployment: {
@@ -10004,7 +10222,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10030,7 +10250,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -10046,7 +10269,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10060,7 +10285,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -10076,7 +10303,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10103,15 +10332,21 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
     operateApplicationDeployment: {
         parameters: {
             query?: {
-                /** @example START */
-                action?: string;
+                /**
+                 * @description The action, matched ignoring case, spaces, `_` and `-` (`restart-task`); or in the body.
+                 * @example START
+                 */
+                action?: "START" | "STOP" | "RESTART" | "RESET" | "RESTART_TASK" | "VIEW_STATUS" | "VIEW_LOGS";
             };
             header?: {
                 /**
@@ -10122,7 +10357,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10151,6 +10388,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getApplicationDeploymentStatus: {
@@ -10159,7 +10398,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10177,8 +10418,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["DeploymentStatus"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationDeploymentLogs: {
@@ -10187,7 +10430,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10205,8 +10450,10 @@ export interface operations {
                     "application/json": components["schemas"]["DeploymentLogs"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationDeploymentAssociation: {
@@ -10215,7 +10462,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10223,7 +10472,7 @@ export interface operations {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -10240,20 +10489,22 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listApplicationPrincipals: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10286,6 +10537,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationPrincipal: {
@@ -10348,7 +10600,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationPrincipalsByApplication: {
@@ -10360,12 +10614,12 @@ export interface operations {
                  */
                 application: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10399,6 +10653,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationPrincipalsByApplicationAndEnvironment: {
@@ -10415,12 +10670,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10454,6 +10709,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationPrincipalsByEnvironment: {
@@ -10465,12 +10721,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10504,6 +10760,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationPrincipal: {
@@ -10518,7 +10775,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10539,8 +10798,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteApplicationPrincipal: {
@@ -10555,7 +10816,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10569,7 +10832,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -10585,7 +10850,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10614,6 +10881,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -10623,7 +10892,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10631,7 +10902,7 @@ export interface operations {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -10648,8 +10919,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     activateApplicationPrincipal: {
@@ -10664,7 +10937,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10682,10 +10957,13 @@ export interface operations {
                     "application/hal+json": components["schemas"]["ApplicationPrincipal"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -10693,12 +10971,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10731,6 +11009,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplication: {
@@ -10783,7 +11062,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationByName: {
@@ -10792,12 +11073,12 @@ export interface operations {
                 /** @example Payments Sink */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10830,6 +11111,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationByShortName: {
@@ -10838,12 +11120,12 @@ export interface operations {
                 /** @example payments_sink */
                 shortName: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10876,6 +11158,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationByApplicationId: {
@@ -10884,12 +11167,12 @@ export interface operations {
                 /** @example com.example.payments.sink */
                 applicationId: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10922,6 +11205,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationsByAttributes: {
@@ -10932,12 +11216,12 @@ export interface operations {
                 /** @example payments_sink */
                 shortName?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10971,6 +11255,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationsByOwners: {
@@ -10979,12 +11264,12 @@ export interface operations {
                 /** @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
                 owners: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11018,6 +11303,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplication: {
@@ -11032,7 +11318,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11053,8 +11341,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplication: {
@@ -11069,7 +11359,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11097,6 +11389,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteApplication: {
@@ -11111,7 +11406,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11121,10 +11418,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -11140,7 +11440,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11175,6 +11477,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     getApplicationAssociation: {
@@ -11183,7 +11488,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11191,7 +11498,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11208,8 +11515,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplicationAssociation: {
@@ -11224,7 +11533,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11232,7 +11543,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11260,7 +11571,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -11277,7 +11590,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11285,7 +11600,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11313,7 +11628,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -11330,7 +11647,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11338,18 +11657,21 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -11365,7 +11687,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11373,7 +11697,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11401,7 +11725,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -11412,7 +11738,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11420,9 +11748,10 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -11449,8 +11778,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteApplicationAssociationMember: {
@@ -11465,7 +11796,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11473,9 +11806,10 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -11485,10 +11819,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -11496,15 +11833,15 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description One action of `GET /audit-history/actions` (any case).
+                 * @description One action of `GET /audit-history/actions`, matched ignoring case, spaces, `_` and `-` (`topic-configured`); blank means no filter.
                  * @example TOPIC_CONFIGURED
                  */
-                action?: string;
+                action?: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED";
                 /**
-                 * @description Tenant, User, Group, Cluster, Instance, Environment, Topic (or Stream), Schema, Application (any case).
+                 * @description The kind of resource, matched ignoring case, spaces, `_` and `-` (`application`); `Stream` means `Topic`. Blank means no filter.
                  * @example Application
                  */
-                resourceType?: string;
+                resourceType?: "Tenant" | "User" | "Group" | "Cluster" | "Instance" | "Environment" | "Topic" | "Stream" | "Schema" | "Application";
                 /**
                  * @description E-mail address of the caller who made the change (any case).
                  * @example admin@demo.local
@@ -11531,12 +11868,12 @@ export interface operations {
                  */
                 toTimestamp?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11601,6 +11938,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listAuditActions: {
@@ -11621,7 +11959,9 @@ export interface operations {
                     "application/json": components["schemas"]["AuditActionList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getAuditEvent: {
@@ -11630,7 +11970,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The entry's uid.
+                 * @description The entry's uid (32 hexadecimal digits; capital letters and hyphens accepted). Any other value is 404.
                  * @example 5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0
                  */
                 uid: string;
@@ -11648,8 +11988,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AuditEvent"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     checkAuthorization: {
@@ -11688,6 +12030,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11695,12 +12038,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11733,6 +12076,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createCluster: {
@@ -11785,7 +12129,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findClustersByName: {
@@ -11794,12 +12140,12 @@ export interface operations {
                 /** @example aws-eu-central */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11832,6 +12178,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getCluster: {
@@ -11846,7 +12193,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11867,8 +12216,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceCluster: {
@@ -11883,7 +12234,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11911,6 +12264,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteCluster: {
@@ -11925,7 +12280,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11935,10 +12292,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -11954,7 +12314,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11988,18 +12350,20 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listConfidentialities: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12032,6 +12396,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createConfidentiality: {
@@ -12084,7 +12449,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findConfidentialitiesByName: {
@@ -12093,12 +12460,12 @@ export interface operations {
                 /** @example Confidential */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12131,6 +12498,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getConfidentiality: {
@@ -12145,7 +12513,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12166,8 +12536,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceConfidentiality: {
@@ -12182,7 +12554,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12210,6 +12584,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteConfidentiality: {
@@ -12224,7 +12600,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12234,10 +12612,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -12253,7 +12634,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12287,18 +12670,20 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listConnectPlugins: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12331,6 +12716,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createConnectPlugin: {
@@ -12383,7 +12769,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findConnectPluginByPluginClass: {
@@ -12392,12 +12780,12 @@ export interface operations {
                 /** @example org.apache.kafka.connect.file.FileStreamSinkConnector */
                 pluginClass: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12430,6 +12818,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getConnectPlugin: {
@@ -12444,7 +12833,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12465,8 +12856,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceConnectPlugin: {
@@ -12481,7 +12874,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12509,6 +12904,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteConnectPlugin: {
@@ -12523,7 +12920,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12533,10 +12932,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -12552,7 +12954,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12586,18 +12990,20 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listEnvironments: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12630,6 +13036,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createEnvironment: {
@@ -12682,7 +13089,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findEnvironmentsByName: {
@@ -12691,12 +13100,12 @@ export interface operations {
                 /** @example development */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12729,6 +13138,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getEnvironment: {
@@ -12743,7 +13153,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12764,8 +13176,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceEnvironment: {
@@ -12780,7 +13194,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12808,6 +13224,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteEnvironment: {
@@ -12822,7 +13241,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12832,10 +13253,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -12851,7 +13275,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12887,6 +13313,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     findEnvironmentsByShortName: {
@@ -12895,12 +13324,12 @@ export interface operations {
                 /** @example dev */
                 shortName: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12933,6 +13362,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findEnvironmentsByInstance: {
@@ -12941,12 +13371,12 @@ export interface operations {
                 /** @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9 */
                 instance: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12980,6 +13410,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     synchronizeEnvironment: {
@@ -12994,7 +13425,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13004,10 +13437,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getEnvironmentAssociation: {
@@ -13016,7 +13452,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13024,7 +13462,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13041,8 +13479,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceEnvironmentAssociation: {
@@ -13057,7 +13497,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13065,7 +13507,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13093,7 +13535,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -13110,7 +13554,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13118,7 +13564,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13146,7 +13592,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -13163,7 +13611,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13171,18 +13621,21 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -13198,7 +13651,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13206,7 +13661,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13234,7 +13689,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -13245,7 +13702,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13253,9 +13712,10 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -13282,8 +13742,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteEnvironmentAssociationMember: {
@@ -13298,7 +13760,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13306,9 +13770,10 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -13318,10 +13783,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -13356,7 +13824,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["Index"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getInfo: {
@@ -13384,6 +13854,8 @@ export interface operations {
                     "application/json": components["schemas"]["Info"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13414,7 +13886,9 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getOpenApiYaml: {
@@ -13440,7 +13914,9 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getProfile: {
@@ -13473,7 +13949,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["Index"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getCollectionProfile: {
@@ -13527,8 +14005,10 @@ export interface operations {
                     "application/schema+json": Record<string, never>;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listCallerGroups: {
@@ -13540,12 +14020,12 @@ export interface operations {
                  */
                 name?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13578,18 +14058,19 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listGroups: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13622,6 +14103,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createGroup: {
@@ -13674,7 +14156,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findGroupsByName: {
@@ -13683,12 +14167,12 @@ export interface operations {
                 /** @example Team Orders */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13721,6 +14205,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getGroup: {
@@ -13735,7 +14220,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13756,8 +14243,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceGroup: {
@@ -13772,7 +14261,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13800,6 +14291,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteGroup: {
@@ -13814,7 +14307,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13824,10 +14319,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -13843,7 +14341,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13877,6 +14377,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getGroupAssociation: {
@@ -13885,7 +14387,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13893,7 +14397,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -13910,8 +14414,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceGroupAssociation: {
@@ -13926,7 +14432,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13934,7 +14442,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -13962,7 +14470,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -13979,7 +14489,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13987,7 +14499,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14015,7 +14527,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -14032,7 +14546,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14040,18 +14556,21 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -14067,7 +14586,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14075,7 +14596,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14103,7 +14624,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -14114,7 +14637,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14122,9 +14647,10 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -14151,8 +14677,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteGroupAssociationMember: {
@@ -14167,7 +14695,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14175,9 +14705,10 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -14187,10 +14718,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -14256,7 +14790,9 @@ export interface operations {
                     "application/health+json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
             /** @description A readiness check fails; the body says which and why. */
             503: {
                 headers: {
@@ -14350,7 +14886,9 @@ export interface operations {
                     "application/health+json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getReadiness: {
@@ -14406,7 +14944,9 @@ export interface operations {
                     "application/health+json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
             /** @description Not ready; the failing checks say why (`output`). */
             503: {
                 headers: {
@@ -14441,12 +14981,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -14479,6 +15019,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createInstance: {
@@ -14531,7 +15072,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findInstanceByName: {
@@ -14540,12 +15083,12 @@ export interface operations {
                 /** @example Production */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -14578,6 +15121,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getInstance: {
@@ -14592,7 +15136,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14613,8 +15159,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceInstance: {
@@ -14629,7 +15177,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14657,6 +15207,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteInstance: {
@@ -14671,7 +15224,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14681,10 +15236,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -14700,7 +15258,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14734,6 +15294,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     findInstanceByShortName: {
@@ -14760,6 +15323,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findInstancesByAttributes: {
@@ -14770,12 +15334,12 @@ export interface operations {
                 /** @example prod */
                 shortName?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -14808,6 +15372,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getInstanceAssociation: {
@@ -14816,7 +15381,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14824,7 +15391,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -14841,8 +15408,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceInstanceAssociation: {
@@ -14857,7 +15426,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14865,7 +15436,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -14893,7 +15464,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -14910,7 +15483,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14918,7 +15493,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -14946,7 +15521,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -14963,7 +15540,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14971,18 +15550,21 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -14998,7 +15580,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15006,7 +15590,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -15034,7 +15618,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -15045,7 +15631,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15053,9 +15641,10 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -15082,8 +15671,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteInstanceAssociationMember: {
@@ -15098,7 +15689,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15106,9 +15699,10 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -15118,10 +15712,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -15129,12 +15726,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15167,6 +15764,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createIntegrity: {
@@ -15219,7 +15817,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findIntegritiesByName: {
@@ -15228,12 +15828,12 @@ export interface operations {
                 /** @example High */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15266,6 +15866,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getIntegrity: {
@@ -15280,7 +15881,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15301,8 +15904,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceIntegrity: {
@@ -15317,7 +15922,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15345,6 +15952,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteIntegrity: {
@@ -15359,7 +15968,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15369,10 +15980,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -15388,7 +16002,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15422,6 +16038,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     validateProviderCredentials: {
@@ -15552,12 +16170,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15590,6 +16208,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listSchemaVersionSearches: {
@@ -15610,7 +16229,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findSchemaVersionsBySchema: {
@@ -15619,12 +16240,12 @@ export interface operations {
                 /** @example 1a2b3c4d5e6f40718293a4b5c6d7e8f9 */
                 schema: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15658,6 +16279,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findSchemaVersionBySchemaAndVersion: {
@@ -15668,12 +16290,12 @@ export interface operations {
                 /** @example 1.0.0 */
                 version: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15706,6 +16328,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getSchemaVersion: {
@@ -15720,7 +16343,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15742,8 +16367,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteSchemaVersion: {
@@ -15758,7 +16385,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15768,10 +16397,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -15781,7 +16413,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15789,7 +16423,7 @@ export interface operations {
                  * @description The association: `schema` (to-one, immutable).
                  * @example schema
                  */
-                rel: string;
+                rel: "schema";
             };
             cookie?: never;
         };
@@ -15806,20 +16440,22 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listSchemas: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15852,6 +16488,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listSchemaSearches: {
@@ -15872,7 +16509,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findSchemasByName: {
@@ -15881,12 +16520,12 @@ export interface operations {
                 /** @example com.example.Payment */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15919,6 +16558,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     checkSchema: {
@@ -15945,6 +16585,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -15994,7 +16635,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16015,8 +16658,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceSchema: {
@@ -16031,7 +16676,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16057,7 +16704,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteSchema: {
@@ -16072,7 +16722,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16082,10 +16734,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -16101,7 +16756,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16133,7 +16790,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getSchemaAssociation: {
@@ -16142,7 +16802,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16150,7 +16812,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16167,8 +16829,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceSchemaAssociation: {
@@ -16183,7 +16847,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16191,7 +16857,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16219,7 +16885,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -16236,7 +16904,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16244,7 +16914,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16272,7 +16942,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -16289,7 +16961,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16297,18 +16971,21 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -16324,7 +17001,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16332,7 +17011,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16360,7 +17039,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -16369,12 +17050,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16407,6 +17088,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createStreamConfig: {
@@ -16460,7 +17142,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamConfigsByStream: {
@@ -16472,12 +17156,12 @@ export interface operations {
                  */
                 stream: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16511,6 +17195,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamConfigsByEnvironment: {
@@ -16522,12 +17207,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16561,6 +17246,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamConfigsByStreamAndEnvironment: {
@@ -16577,12 +17263,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16616,6 +17302,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getStreamConfig: {
@@ -16630,7 +17317,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16651,8 +17340,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceStreamConfig: {
@@ -16667,7 +17358,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16693,7 +17386,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -16709,7 +17405,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16719,10 +17417,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -16738,7 +17439,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16775,7 +17478,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -16788,7 +17494,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16809,6 +17517,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     addStreamConfigPermissions: {
@@ -16823,7 +17532,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16849,7 +17560,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -16869,7 +17582,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16887,7 +17602,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -16903,7 +17621,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16932,9 +17652,11 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getStreamConfigAssociation: {
@@ -16943,7 +17665,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16951,7 +17675,7 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -16969,8 +17693,10 @@ export interface operations {
                     "application/json": components["schemas"]["SchemaVersionPlain"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceStreamConfigAssociation: {
@@ -16985,7 +17711,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16993,7 +17721,7 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -17021,7 +17749,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -17038,7 +17768,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17046,18 +17778,21 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17073,7 +17808,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17081,7 +17818,7 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -17109,7 +17846,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -17118,12 +17857,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17156,6 +17895,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createStream: {
@@ -17208,7 +17948,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamsByName: {
@@ -17217,12 +17959,12 @@ export interface operations {
                 /** @example payments */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17256,6 +17998,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamsByOwners: {
@@ -17264,12 +18007,12 @@ export interface operations {
                 /** @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
                 owners: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17303,6 +18046,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getStream: {
@@ -17317,7 +18061,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17338,8 +18084,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceStream: {
@@ -17354,7 +18102,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17382,6 +18132,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteStream: {
@@ -17396,7 +18149,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17406,10 +18161,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17425,7 +18183,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17460,6 +18220,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     getStreamAssociation: {
@@ -17468,7 +18231,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17476,7 +18241,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -17493,8 +18258,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceStreamAssociation: {
@@ -17509,7 +18276,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17517,7 +18286,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -17545,7 +18314,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -17562,7 +18333,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17570,7 +18343,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -17598,7 +18371,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -17615,7 +18390,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17623,18 +18400,21 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17650,7 +18430,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17658,7 +18440,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -17686,7 +18468,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -17697,7 +18481,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17705,9 +18491,10 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -17734,8 +18521,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteStreamAssociationMember: {
@@ -17750,7 +18539,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17758,9 +18549,10 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -17770,10 +18562,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17781,12 +18576,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17819,6 +18614,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createSupportTier: {
@@ -17871,7 +18667,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findSupportTiersByName: {
@@ -17880,12 +18678,12 @@ export interface operations {
                 /** @example Gold */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17918,6 +18716,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getSupportTier: {
@@ -17932,7 +18731,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17953,8 +18754,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceSupportTier: {
@@ -17969,7 +18772,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17997,6 +18802,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteSupportTier: {
@@ -18011,7 +18818,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18021,10 +18830,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18040,7 +18852,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18074,18 +18888,20 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listTenants: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18118,6 +18934,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createTenant: {
@@ -18170,7 +18987,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findTenantByShortName: {
@@ -18197,6 +19016,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getTenant: {
@@ -18211,7 +19031,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18232,8 +19054,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceTenant: {
@@ -18248,7 +19072,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18276,6 +19102,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteTenant: {
@@ -18290,7 +19119,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18300,10 +19131,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18319,7 +19153,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18355,6 +19191,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     getCurrentTenant: {
@@ -18382,7 +19221,9 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getTenantContact: {
@@ -18397,7 +19238,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18418,6 +19261,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceTenantContact: {
@@ -18432,7 +19276,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18458,6 +19304,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -18466,12 +19313,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18504,6 +19351,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createUser: {
@@ -18556,7 +19404,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findUsersByEmailAddress: {
@@ -18565,12 +19415,12 @@ export interface operations {
                 /** @example jane.doe@example.com */
                 email: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18603,6 +19453,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getUser: {
@@ -18617,7 +19468,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18638,8 +19491,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceUser: {
@@ -18654,7 +19509,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18682,6 +19539,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18697,7 +19556,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18707,10 +19568,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18726,7 +19590,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18763,6 +19629,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18778,7 +19646,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18804,7 +19674,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18820,7 +19693,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18852,7 +19727,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18883,7 +19761,9 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
 }
