@@ -8793,7 +8793,16 @@ export interface operations {
     createApplicationAccessGrant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8808,6 +8817,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new grant */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8970,6 +8981,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -8992,6 +9011,8 @@ export interface operations {
             /** @description The approved grant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9052,6 +9073,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -9073,6 +9102,8 @@ export interface operations {
             /** @description The denied or revoked grant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9099,6 +9130,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -9120,6 +9159,8 @@ export interface operations {
             /** @description The revoked grant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9224,7 +9265,16 @@ export interface operations {
     createApplicationAccess: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9239,6 +9289,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new access row */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9432,6 +9484,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -9453,6 +9513,8 @@ export interface operations {
             /** @description The access row. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9479,6 +9541,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -9506,6 +9576,8 @@ export interface operations {
             /** @description The access row. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9571,6 +9643,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -9606,7 +9686,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9628,6 +9716,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -9666,13 +9762,23 @@ export interface operations {
             /** @description The requested grant; `Location` is its URI. */
             201: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/hal+json": components["schemas"]["ApplicationAccessGrant"];
                 };
             };
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9694,6 +9800,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -9717,7 +9831,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9739,6 +9861,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -9774,7 +9904,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9842,7 +9980,16 @@ export interface operations {
     createApplicationAuthentication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9857,6 +10004,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new credential */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9874,7 +10023,16 @@ export interface operations {
     deleteApplicationAuthentication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9884,7 +10042,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10331,6 +10497,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -10362,6 +10536,8 @@ export interface operations {
             /** @description The credential. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10466,7 +10642,16 @@ export interface operations {
     createApplicationDeployment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10481,6 +10666,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new deployment */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10673,6 +10860,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -10694,6 +10889,8 @@ export interface operations {
             /** @description The deployment. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10754,6 +10951,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -10776,6 +10981,8 @@ export interface operations {
             /** @description The deployment. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10808,6 +11015,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -10829,6 +11044,8 @@ export interface operations {
             /** @description The status after the operation (`{logs}` for VIEW_LOGS). */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10997,7 +11214,16 @@ export interface operations {
     createApplicationPrincipal: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11021,6 +11247,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new principal */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11301,6 +11529,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -11323,6 +11559,8 @@ export interface operations {
             /** @description The updated principal. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11469,7 +11707,16 @@ export interface operations {
     createApplication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11484,6 +11731,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new application */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11810,6 +12059,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -11831,6 +12088,8 @@ export interface operations {
             /** @description The updated application. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11891,6 +12150,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -11919,6 +12186,8 @@ export interface operations {
             /** @description The updated application. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11984,6 +12253,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -12019,7 +12296,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12041,6 +12326,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -12076,7 +12369,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12138,6 +12439,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -12173,7 +12482,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12536,7 +12853,16 @@ export interface operations {
     createCluster: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12551,6 +12877,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new cluster */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12685,6 +13013,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -12706,6 +13042,8 @@ export interface operations {
             /** @description The updated cluster. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12765,6 +13103,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -12792,6 +13138,8 @@ export interface operations {
             /** @description The updated cluster. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12856,7 +13204,16 @@ export interface operations {
     createConfidentiality: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12871,6 +13228,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new confidentiality */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13005,6 +13364,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -13026,6 +13393,8 @@ export interface operations {
             /** @description The updated confidentiality. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13085,6 +13454,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -13112,6 +13489,8 @@ export interface operations {
             /** @description The updated confidentiality. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13176,7 +13555,16 @@ export interface operations {
     createConnectPlugin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13191,6 +13579,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new connect plugin */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13325,6 +13715,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -13346,6 +13744,8 @@ export interface operations {
             /** @description The updated connect plugin. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13405,6 +13805,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -13432,6 +13840,8 @@ export interface operations {
             /** @description The updated connect plugin. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13496,7 +13906,16 @@ export interface operations {
     createEnvironment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13511,6 +13930,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new environment */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13645,6 +14066,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -13666,6 +14095,8 @@ export interface operations {
             /** @description The updated environment. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13726,6 +14157,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -13755,6 +14194,8 @@ export interface operations {
             /** @description The updated environment. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13948,6 +14389,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -13983,7 +14432,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14005,6 +14462,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -14040,7 +14505,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14102,6 +14575,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -14137,7 +14618,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14563,7 +15052,16 @@ export interface operations {
     createGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14578,6 +15076,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new group */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14712,6 +15212,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -14733,6 +15241,8 @@ export interface operations {
             /** @description The updated group. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14792,6 +15302,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -14819,6 +15337,8 @@ export interface operations {
             /** @description The updated group. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14883,6 +15403,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -14918,7 +15446,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14940,6 +15476,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -14975,7 +15519,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15037,6 +15589,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -15072,7 +15632,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15479,7 +16047,16 @@ export interface operations {
     createInstance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15494,6 +16071,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new instance */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15628,6 +16207,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -15649,6 +16236,8 @@ export interface operations {
             /** @description The updated instance. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15709,6 +16298,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -15736,6 +16333,8 @@ export interface operations {
             /** @description The updated instance. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15877,6 +16476,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -15912,7 +16519,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15934,6 +16549,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -15969,7 +16592,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16031,6 +16662,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -16066,7 +16705,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16224,7 +16871,16 @@ export interface operations {
     createIntegrity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16239,6 +16895,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new integrity */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16373,6 +17031,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -16394,6 +17060,8 @@ export interface operations {
             /** @description The updated integrity. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16453,6 +17121,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -16480,6 +17156,8 @@ export interface operations {
             /** @description The updated integrity. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16499,7 +17177,16 @@ export interface operations {
     validateProviderCredentials: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16512,6 +17199,8 @@ export interface operations {
             /** @description The provider's answer. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16529,7 +17218,16 @@ export interface operations {
     discoverProviderResources: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16542,6 +17240,8 @@ export interface operations {
             /** @description The counts. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16560,7 +17260,16 @@ export interface operations {
     getWizardTopicsInfo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16573,6 +17282,8 @@ export interface operations {
             /** @description The topics. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16591,7 +17302,16 @@ export interface operations {
     importWizardTopics: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16604,6 +17324,8 @@ export interface operations {
             /** @description What was (or, with dryRun, would be) created and what already existed. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17018,7 +17740,16 @@ export interface operations {
     checkSchema: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17031,6 +17762,8 @@ export interface operations {
             /** @description The parsed schema. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17047,7 +17780,16 @@ export interface operations {
     uploadSchema: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17062,6 +17804,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new schema version */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17127,6 +17871,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -17148,6 +17900,8 @@ export interface operations {
             /** @description The updated schema. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17207,6 +17961,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -17234,6 +17996,8 @@ export interface operations {
             /** @description The updated schema. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17298,6 +18062,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -17333,7 +18105,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17355,6 +18135,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -17390,7 +18178,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17452,6 +18248,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -17487,7 +18291,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17548,7 +18360,16 @@ export interface operations {
     createStreamConfig: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17563,6 +18384,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new stream config */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17809,6 +18632,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -17830,6 +18661,8 @@ export interface operations {
             /** @description The updated stream config. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17890,6 +18723,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -17922,6 +18763,8 @@ export interface operations {
             /** @description The updated stream config. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17983,6 +18826,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18004,6 +18855,8 @@ export interface operations {
             /** @description The holders of browse permission after the grant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18033,6 +18886,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18051,7 +18912,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18162,6 +19031,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18197,7 +19074,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18259,6 +19144,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18294,7 +19187,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18355,7 +19256,16 @@ export interface operations {
     createStream: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18370,6 +19280,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new stream */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18553,6 +19465,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18574,6 +19494,8 @@ export interface operations {
             /** @description The updated stream. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18634,6 +19556,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18662,6 +19592,8 @@ export interface operations {
             /** @description The updated stream. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18727,6 +19659,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18762,7 +19702,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18784,6 +19732,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18819,7 +19775,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18881,6 +19845,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18916,7 +19888,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19074,7 +20054,16 @@ export interface operations {
     createSupportTier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19089,6 +20078,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new support tier */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19223,6 +20214,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -19244,6 +20243,8 @@ export interface operations {
             /** @description The updated support tier. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19303,6 +20304,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -19330,6 +20339,8 @@ export interface operations {
             /** @description The updated support tier. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19394,7 +20405,16 @@ export interface operations {
     createTenant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19409,6 +20429,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new tenant */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19523,6 +20545,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -19544,6 +20574,8 @@ export interface operations {
             /** @description The updated tenant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19604,6 +20636,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -19633,6 +20673,8 @@ export interface operations {
             /** @description The updated tenant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19727,7 +20769,16 @@ export interface operations {
                  */
                 type?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path: {
                 /**
                  * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
@@ -19748,6 +20799,8 @@ export interface operations {
             /** @description The stored contact. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19811,7 +20864,16 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19826,6 +20888,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new user */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19960,6 +21024,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -19981,6 +21053,8 @@ export interface operations {
             /** @description The updated user. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20041,6 +21115,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -20071,6 +21153,8 @@ export interface operations {
             /** @description The updated user. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20097,6 +21181,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -20118,6 +21210,8 @@ export interface operations {
             /** @description The user with its new roles. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20144,6 +21238,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -20171,6 +21273,8 @@ export interface operations {
             /** @description The user with its new roles. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -4410,22 +4410,39 @@ export interface components {
             [key: string]: components["schemas"]["Link"] | components["schemas"]["Link"][];
         };
         /**
+         * @description The HAL links of a stored resource: `self` always; the other relations by name, one link or (rarely) an array
+         *     of links. Each resource's schema names the relations it has (`edit` and `delete` only where the caller may).
+         */
+        ItemLinks: {
+            self: components["schemas"]["Link"];
+        } & {
+            [key: string]: components["schemas"]["Link"] | components["schemas"]["Link"][];
+        };
+        /**
          * @description The page's place in the listing. **The count is bounded** so that a page costs the same at a thousand rows as at
          *     a million: a page that is not full knows the exact total; otherwise the matching rows are counted up to 1,000
          *     beyond the end of the page. When more match, `totalElements` is a lower bound (the end of the page plus
          *     1,001), `next` leads on and the `last` link is left out — a `next` without a `last` means "more than counted".
          */
         PageMetadata: {
-            /** @example 20 */
+            /**
+             * Format: int32
+             * @example 20
+             */
             size: number;
             /**
+             * Format: int64
              * @description Exact, or a lower bound when the listing has no `last` link (see above).
              * @example 1
              */
             totalElements: number;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             totalPages: number;
             /**
+             * Format: int32
              * @description zero-based current page
              * @example 0
              */
@@ -4446,15 +4463,21 @@ export interface components {
             created_by: string | null;
             /** @example admin@demo.local */
             modified_by: string | null;
-            _links: components["schemas"]["Links"];
+            _links: components["schemas"]["ItemLinks"];
         };
         /**
-         * @description A related resource as URI, any URI ending in its uid, or the bare uid.
+         * @description A related resource as URI, any URI ending in its uid, or the bare uid. A required reference cannot be `null`:
+         *     `null` and `""` answer 400 `<field>: is required`, as an absent one does (docs/contract.md §4.1).
          * @example https://portal.example.com/api/groups/7a1b2c3d4e5f40718293a4b5c6d7e8f9
          */
-        Reference: string | null;
-        /** @description References (URIs or uids); `null` is the empty list (the Terraform provider sends `null` for no viewers). */
-        ReferenceList: components["schemas"]["Reference"][] | null;
+        Reference: string;
+        /**
+         * @description A related resource as URI, any URI ending in its uid, or the bare uid; `null` (or `""`) is none and clears it.
+         * @example https://portal.example.com/api/groups/7a1b2c3d4e5f40718293a4b5c6d7e8f9
+         */
+        NullableReference: string | null;
+        /** @description References (URIs or uids); `null` is the empty list (the Terraform provider sends `null` for no viewers), and `null` or `""` items are skipped. */
+        ReferenceList: components["schemas"]["NullableReference"][] | null;
         /**
          * @description String keys to string values. PATCH merges it key by key: `null` removes a key and `{}` clears the map. On
          *     create and PUT a `null` value is the same as leaving the key out. Keys are plain data (`__proto__` too).
@@ -4466,7 +4489,10 @@ export interface components {
             [key: string]: string | null;
         } | null;
         AuthenticationMethod: {
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             rank: number;
             /**
              * @example SSL
@@ -4504,18 +4530,6 @@ export interface components {
          *     }
          */
         SearchIndex: {
-            _links: components["schemas"]["Links"];
-        };
-        /** @description The targets of a to-many association, under the target's collection relation. */
-        AssociationCollection: {
-            _embedded: {
-                [key: string]: Record<string, never>[];
-            };
-            _links: components["schemas"]["Links"];
-        };
-        /** @description Any HAL item (the target of a to-one association). */
-        HalItem: {
-            uid?: string;
             _links: components["schemas"]["Links"];
         };
         /**
@@ -4589,7 +4603,11 @@ export interface components {
          *       "accessType": "CONSUMER"
          *     }
          */
-        ApplicationAccessCreate: components["schemas"]["ApplicationAccessRequestBody"] & unknown;
+        ApplicationAccessCreate: components["schemas"]["ApplicationAccessRequestBody"] & {
+            application: components["schemas"]["Reference"];
+            stream: components["schemas"]["Reference"];
+            accessType: components["schemas"]["AccessType"];
+        };
         /** @description A grant as its access embeds it. */
         GrantInAccess: {
             uid: string;
@@ -4603,8 +4621,8 @@ export interface components {
              * @example 2026-11-21T11:02:45
              */
             processedAt: string | null;
-            /** @description The environment's summary. */
-            environment: Record<string, never> | null;
+            /** @description The environment as embedded: its fields and `_links.self`. */
+            environment: components["schemas"]["Environment"] | null;
             _links: components["schemas"]["Links"];
         };
         /**
@@ -4618,7 +4636,37 @@ export interface components {
          *       "_embedded": {
          *         "application": {
          *           "uid": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *           "applicationId": "com.example.billing",
+         *           "name": "Billing",
          *           "shortName": "billing",
+         *           "description": null,
+         *           "applicationType": "Custom",
+         *           "type": "Java",
+         *           "applicationClass": null,
+         *           "applicationClassVersion": null,
+         *           "visibility": "Public",
+         *           "allApplicationIds": [
+         *             "com.example.billing"
+         *           ],
+         *           "owners": {
+         *             "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *             "name": "Payments Team",
+         *             "emailAddress": null,
+         *             "phoneNumber": null,
+         *             "_embedded": {
+         *               "members": []
+         *             },
+         *             "_links": {
+         *               "self": {
+         *                 "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *               },
+         *               "members": []
+         *             }
+         *           },
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/applications/5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0"
@@ -4628,6 +4676,16 @@ export interface components {
          *         "stream": {
          *           "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
          *           "name": "payments",
+         *           "description": null,
+         *           "keyType": "String",
+         *           "valueType": "AVRO",
+         *           "retentionPolicy": "delete",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
@@ -4645,7 +4703,22 @@ export interface components {
          *             "processedAt": null,
          *             "environment": {
          *               "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *               "name": "Acceptance",
          *               "shortName": "acc",
+         *               "description": null,
+         *               "color": "#80affe",
+         *               "retentionTime": 604800000,
+         *               "partitions": 2,
+         *               "authorizationIssuer": "Stream owner",
+         *               "visibility": "Public",
+         *               "properties": {},
+         *               "settings": {},
+         *               "private": false,
+         *               "autoApproved": false,
+         *               "created_at": "2026-11-21T10:15:30",
+         *               "modified_at": "2026-11-21T10:15:30",
+         *               "created_by": "admin@demo.local",
+         *               "modified_by": "admin@demo.local",
          *               "_links": {
          *                 "self": {
          *                   "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
@@ -4691,9 +4764,20 @@ export interface components {
         ApplicationAccess: components["schemas"]["Common"] & {
             accessType: components["schemas"]["AccessType"];
             _embedded?: {
-                application?: Record<string, never>;
-                stream?: Record<string, never>;
+                application?: components["schemas"]["Application"];
+                stream?: components["schemas"]["Stream"];
                 grants?: components["schemas"]["GrantInAccess"][];
+            };
+            /** @description `applicationAccess`, `application`, `stream`, `grants`, `createApplicationAccessGrant`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                applicationAccess?: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                stream?: components["schemas"]["Link"];
+                grants?: components["schemas"]["Link"];
+                createApplicationAccessGrant?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         ApplicationAccessCollection: {
@@ -4830,6 +4914,7 @@ export interface components {
                 uid: string;
                 name: string;
                 shortName: string;
+                /** Format: int32 */
                 optLock: number;
                 instance?: Record<string, never> | null;
                 owners?: Record<string, never> | null;
@@ -4855,7 +4940,37 @@ export interface components {
          *       "_embedded": {
          *         "application": {
          *           "uid": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *           "applicationId": "com.example.billing",
+         *           "name": "Billing",
          *           "shortName": "billing",
+         *           "description": null,
+         *           "applicationType": "Custom",
+         *           "type": "Java",
+         *           "applicationClass": null,
+         *           "applicationClassVersion": null,
+         *           "visibility": "Public",
+         *           "allApplicationIds": [
+         *             "com.example.billing"
+         *           ],
+         *           "owners": {
+         *             "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *             "name": "Payments Team",
+         *             "emailAddress": null,
+         *             "phoneNumber": null,
+         *             "_embedded": {
+         *               "members": []
+         *             },
+         *             "_links": {
+         *               "self": {
+         *                 "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *               },
+         *               "members": []
+         *             }
+         *           },
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/applications/5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0"
@@ -4865,6 +4980,16 @@ export interface components {
          *         "stream": {
          *           "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
          *           "name": "payments",
+         *           "description": null,
+         *           "keyType": "String",
+         *           "valueType": "AVRO",
+         *           "retentionPolicy": "delete",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
@@ -4873,7 +4998,22 @@ export interface components {
          *         },
          *         "environment": {
          *           "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *           "name": "Acceptance",
          *           "shortName": "acc",
+         *           "description": null,
+         *           "color": "#80affe",
+         *           "retentionTime": 604800000,
+         *           "partitions": 2,
+         *           "authorizationIssuer": "Stream owner",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "settings": {},
+         *           "private": false,
+         *           "autoApproved": false,
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
@@ -4914,9 +5054,24 @@ export interface components {
          */
         ApplicationAccessGrant: components["schemas"]["Common"] & components["schemas"]["GrantScalars"] & {
             _embedded?: {
-                application?: Record<string, never>;
-                stream?: Record<string, never>;
-                environment?: Record<string, never>;
+                application?: components["schemas"]["Application"];
+                stream?: components["schemas"]["Stream"];
+                environment?: components["schemas"]["Environment"];
+            };
+            /** @description `applicationAccessGrant`, `application`, `stream`, `environment`, `applicationAccess`, `edit` where the caller may, and the actions the grant's state and the caller allow (`approve`, `deny`, `revoke`, `cancel`); `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                applicationAccessGrant?: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                stream?: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                applicationAccess?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+                approve?: components["schemas"]["Link"];
+                deny?: components["schemas"]["Link"];
+                revoke?: components["schemas"]["Link"];
+                cancel?: components["schemas"]["Link"];
             };
         };
         ApplicationAccessGrantCollection: {
@@ -5305,8 +5460,24 @@ export interface components {
             /** @enum {string} */
             state: "Stopped" | "Running";
             _embedded?: {
-                application?: Record<string, never>;
-                environment?: Record<string, never>;
+                application?: components["schemas"]["Application"];
+                environment?: components["schemas"]["Environment"];
+            };
+            /** @description `applicationDeployment`, `application`, `environment`, `status`, `logs`, `edit` and `delete` where the caller may, and the operations the state allows the application's editors (`start`, `stop`, `restart`, `reset`, `restartTask`); `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                applicationDeployment?: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                status?: components["schemas"]["Link"];
+                logs?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+                start?: components["schemas"]["Link"];
+                stop?: components["schemas"]["Link"];
+                restart?: components["schemas"]["Link"];
+                reset?: components["schemas"]["Link"];
+                restartTask?: components["schemas"]["Link"];
             };
         };
         ApplicationDeploymentCollection: {
@@ -5350,6 +5521,7 @@ export interface components {
                 workerId?: string;
             } | null;
             taskStates: {
+                /** Format: int32 */
                 id?: number;
                 status?: string;
                 trace?: string | null;
@@ -5357,10 +5529,13 @@ export interface components {
             }[] | null;
             ksmlStatus: {
                 status?: string;
+                /** Format: int32 */
                 replicas?: number | null;
+                /** Format: int32 */
                 readyReplicas?: number | null;
                 appVersion?: string | null;
                 deployedAt?: string | null;
+                /** Format: int32 */
                 restartsCount?: number;
                 lastRestart?: string | null;
             } | null;
@@ -5372,13 +5547,16 @@ export interface components {
          *     }
          */
         DeploymentOperation: {
-            /** @description START, STOP, RESTART, RESET, RESTART_TASK, VIEW_STATUS or VIEW_LOGS (any case); or in the query. */
-            action?: string | null;
+            /**
+             * @description Matched ignoring case, spaces, `_` and `-` (`restart-task` is RESTART_TASK); or in the query.
+             * @enum {string|null}
+             */
+            action?: "START" | "STOP" | "RESTART" | "RESET" | "RESTART_TASK" | "VIEW_STATUS" | "VIEW_LOGS" | null;
             /**
              * @description RESTART_TASK only: 0 to tasks.max − 1, as a number or a string of digits.
              * @example 0
              */
-            taskId?: unknown;
+            taskId?: number | (string | null);
         };
         /**
          * @example {
@@ -5473,8 +5651,18 @@ export interface components {
             fingerprint: string | null;
             privateKeyUploaded: boolean;
             _embedded?: {
-                application?: Record<string, never>;
-                environment?: Record<string, never>;
+                application?: components["schemas"]["Application"];
+                environment?: components["schemas"]["Environment"];
+            };
+            /** @description `applicationPrincipal`, `application`, `environment`, `edit` and `delete` where the caller may, and `activate` for an inactive Connector principal its application's editors may activate; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                applicationPrincipal?: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+                activate?: components["schemas"]["Link"];
             };
         };
         ApplicationPrincipalCollection: {
@@ -5550,7 +5738,13 @@ export interface components {
          *       "owners": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
          *     }
          */
-        ApplicationCreate: components["schemas"]["ApplicationFields"] & unknown;
+        ApplicationCreate: components["schemas"]["ApplicationFields"] & {
+            applicationId: string;
+            name: string;
+            shortName: string;
+            applicationType: string;
+            owners: components["schemas"]["Reference"];
+        };
         /** @description The owners group inline (docs/contract.md §5.10), with its members embedded. */
         OwnersGroup: {
             uid: string;
@@ -5564,7 +5758,7 @@ export interface components {
             created_by?: string | null;
             modified_by?: string | null;
             _embedded?: {
-                members?: Record<string, never>[];
+                members?: components["schemas"]["User"][];
             };
             _links: components["schemas"]["Links"];
         };
@@ -5642,8 +5836,19 @@ export interface components {
             allApplicationIds: string[];
             owners: components["schemas"]["OwnersGroup"];
             _embedded?: {
-                owners?: Record<string, never>;
-                viewers?: Record<string, never>[];
+                owners?: components["schemas"]["GroupSummary"];
+                viewers?: components["schemas"]["GroupSummary"][];
+            };
+            /** @description `application`, `owners`, `viewers`, `createApplicationPrincipal`, `createApplicationAccess`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                owners?: components["schemas"]["Link"];
+                viewers?: components["schemas"]["Link"];
+                createApplicationPrincipal?: components["schemas"]["Link"];
+                createApplicationAccess?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         ApplicationCollection: {
@@ -5702,6 +5907,12 @@ export interface components {
             email: string;
         } | null;
         /**
+         * @description What happened (docs/contract.md §8), as `GET /audit-history/actions` lists them. As a query value matched ignoring case.
+         * @example TOPIC_CONFIGURED
+         * @enum {string}
+         */
+        AuditAction: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED";
+        /**
          * @description One entry of the audit history. Never changed once written.
          * @example {
          *       "uid": "5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0",
@@ -5728,11 +5939,7 @@ export interface components {
             /** @example 5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0 */
             uid: string;
             timestamp: components["schemas"]["Timestamp"];
-            /**
-             * @description One of `GET /audit-history/actions`.
-             * @example TOPIC_CONFIGURED
-             */
-            action: string;
+            action: components["schemas"]["AuditAction"];
             /**
              * @description E-mail address of the caller (`system` for the first start and migrations; `admin-cli` for `npm run admin`, with the operating-system account and host that ran it as `actorName`).
              * @example admin@demo.local
@@ -5749,6 +5956,7 @@ export interface components {
              */
             tenant: string | null;
             /**
+             * @description The kind of resource the entry is filed under; streams are `Topic`. As a query value matched ignoring case (`stream` is Topic).
              * @example Topic
              * @enum {string}
              */
@@ -5791,7 +5999,7 @@ export interface components {
          *       "BROWSED"
          *     ]
          */
-        AuditActionList: string[];
+        AuditActionList: components["schemas"]["AuditAction"][];
         /** @description Writable fields of a cluster. */
         ClusterFields: {
             /**
@@ -5840,7 +6048,10 @@ export interface components {
          *       ]
          *     }
          */
-        ClusterCreate: components["schemas"]["ClusterFields"] & unknown;
+        ClusterCreate: components["schemas"]["ClusterFields"] & {
+            name: string;
+            bootstrapServers: string[];
+        };
         /**
          * @example {
          *       "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
@@ -5884,6 +6095,13 @@ export interface components {
             /** @enum {string} */
             providerType: "AIVEN" | "APACHE_KAFKA" | "CONFLUENT_CLOUD";
             apiUrl: string | null;
+            /** @description `cluster`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                cluster?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         ClusterCollection: {
             _embedded: {
@@ -5915,6 +6133,7 @@ export interface components {
              */
             retentionTime?: number;
             /**
+             * Format: int32
              * @description Default partitions of new stream configs.
              * @example 2
              */
@@ -5953,7 +6172,12 @@ export interface components {
          *       "owners": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
          *     }
          */
-        EnvironmentCreate: components["schemas"]["EnvironmentFields"] & unknown;
+        EnvironmentCreate: components["schemas"]["EnvironmentFields"] & {
+            name: string;
+            shortName: string;
+            instance: components["schemas"]["Reference"];
+            owners: components["schemas"]["Reference"];
+        };
         /**
          * @example {
          *       "uid": "5e6f7a1b2c3d4e5f40718293a4b5c6d7",
@@ -6002,6 +6226,7 @@ export interface components {
             color: string;
             /** Format: int64 */
             retentionTime: number;
+            /** Format: int32 */
             partitions: number;
             /** @enum {string} */
             authorizationIssuer: "Stream owner" | "Auto";
@@ -6018,9 +6243,20 @@ export interface components {
             /** @description `authorizationIssuer` is Auto. */
             autoApproved: boolean;
             _embedded?: {
-                instance?: Record<string, never>;
-                owners?: Record<string, never>;
-                viewers?: Record<string, never>[];
+                instance?: components["schemas"]["Instance"];
+                owners?: components["schemas"]["GroupSummary"];
+                viewers?: components["schemas"]["GroupSummary"][];
+            };
+            /** @description `environment`, `instance`, `owners`, `viewers`, `synchronize`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                instance?: components["schemas"]["Link"];
+                owners?: components["schemas"]["Link"];
+                viewers?: components["schemas"]["Link"];
+                synchronize?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         EnvironmentCollection: {
@@ -6054,7 +6290,34 @@ export interface components {
          *       ]
          *     }
          */
-        GroupCreate: components["schemas"]["GroupFields"] & unknown;
+        GroupCreate: components["schemas"]["GroupFields"] & {
+            name: string;
+        };
+        /**
+         * @description A group as another resource embeds it: its fields and `_links.self`.
+         * @example {
+         *       "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *       "name": "Team Orders",
+         *       "emailAddress": {
+         *         "email": "team-orders@example.com"
+         *       },
+         *       "phoneNumber": null,
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "admin@demo.local",
+         *       "modified_by": "admin@demo.local",
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *         }
+         *       }
+         *     }
+         */
+        GroupSummary: components["schemas"]["Common"] & {
+            name: string;
+            emailAddress: components["schemas"]["EmailAddress"];
+            phoneNumber: string | null;
+        };
         /**
          * @example {
          *       "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
@@ -6074,9 +6337,23 @@ export interface components {
          *             "firstName": "Jane",
          *             "middleName": null,
          *             "lastName": "Doe",
+         *             "fullName": "Jane Doe",
          *             "emailAddress": {
          *               "email": "jane.doe@example.com"
          *             },
+         *             "phoneNumber": null,
+         *             "roles": [
+         *               {
+         *                 "name": "STREAM_AUTHOR"
+         *               }
+         *             ],
+         *             "settings": {},
+         *             "serviceAccount": false,
+         *             "clientId": null,
+         *             "created_at": "2026-11-21T10:15:30",
+         *             "modified_at": "2026-11-21T10:15:30",
+         *             "created_by": "admin@demo.local",
+         *             "modified_by": "admin@demo.local",
          *             "_links": {
          *               "self": {
          *                 "href": "https://portal.example.com/api/users/7a1b2c3d4e5f40718293a4b5c6d7e8f9"
@@ -6117,20 +6394,21 @@ export interface components {
          *       }
          *     }
          */
-        Group: components["schemas"]["Common"] & {
-            name: string;
-            emailAddress: components["schemas"]["EmailAddress"];
-            phoneNumber: string | null;
+        Group: components["schemas"]["GroupSummary"] & {
             _embedded?: {
-                members?: Record<string, never>[];
-                managers?: Record<string, never>[];
-                resourceManagers?: Record<string, never>[];
+                members?: components["schemas"]["User"][];
+                managers?: components["schemas"]["User"][];
+                resourceManagers?: components["schemas"]["User"][];
             };
             /** @description `members` is always an array (one templated user link per member, `[]` when none); `managers` and `resourceManagers` are templated links to the association endpoints. */
-            _links?: {
+            _links: {
+                self: components["schemas"]["Link"];
+                group: components["schemas"]["Link"];
                 members: components["schemas"]["GroupProjectionLink"][];
                 managers: components["schemas"]["GroupProjectionLink"];
                 resourceManagers: components["schemas"]["GroupProjectionLink"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         GroupCollection: {
@@ -6263,7 +6541,7 @@ export interface components {
              */
             topicNamePattern?: string;
             clusters?: components["schemas"]["ReferenceList"];
-            supportTier?: components["schemas"]["Reference"];
+            supportTier?: components["schemas"]["NullableReference"];
             /** @description Defaults to the tenant's supported authentication methods. */
             enabledAuthenticationMethods?: components["schemas"]["AuthenticationMethod"][];
             /** @example false */
@@ -6282,7 +6560,10 @@ export interface components {
          *       "supportTier": "https://portal.example.com/api/support_tiers/5e6f7a1b2c3d4e5f40718293a4b5c6d7"
          *     }
          */
-        InstanceCreate: components["schemas"]["InstanceFields"] & unknown;
+        InstanceCreate: components["schemas"]["InstanceFields"] & {
+            name: string;
+            shortName: string;
+        };
         /**
          * @example {
          *       "uid": "7a1b2c3d4e5f40718293a4b5c6d7e8f9",
@@ -6331,9 +6612,18 @@ export interface components {
             granularBrowsePermission: boolean;
             connectEnabled: boolean;
             _embedded?: {
-                clusters?: Record<string, never>[];
-                /** @description Summary of the support tier; absent when unset. */
-                supportTier?: Record<string, never>;
+                clusters?: components["schemas"]["Cluster"][];
+                /** @description The support tier; absent when unset. */
+                supportTier?: components["schemas"]["SupportTier"];
+            };
+            /** @description `instance`, `clusters`, `supportTier`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                instance?: components["schemas"]["Link"];
+                clusters?: components["schemas"]["Link"];
+                supportTier?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         InstanceCollection: {
@@ -6374,20 +6664,21 @@ export interface components {
          */
         ProviderFields: {
             /**
-             * @description AIVEN, APACHE_KAFKA or CONFLUENT_CLOUD.
+             * @description Matched ignoring case, spaces, `_` and `-`.
              * @example AIVEN
+             * @enum {string}
              */
-            "Svc-Provider-Type"?: string;
+            "Svc-Provider-Type"?: "AIVEN" | "APACHE_KAFKA" | "CONFLUENT_CLOUD";
             /** @description The Aiven project the token is valid for. */
             "Svc-Project-Id-A"?: string | null;
-            /** @description An Aiven API token (a string). */
-            "Svc-Auth-Token-A"?: unknown;
+            /** @description An Aiven API token. */
+            "Svc-Auth-Token-A"?: string | null;
             /** @description The Aiven Kafka service to discover and import from. */
             "Svc-Service-Name-A"?: string | null;
             /** @description A Confluent Cloud API key. */
             "Svc-Api-Key-C"?: string | null;
-            /** @description The secret of that key (a string). */
-            "Svc-Secret-C"?: unknown;
+            /** @description The secret of that key. */
+            "Svc-Secret-C"?: string | null;
             /** @description Broker addresses, `host:port[,host:port…]`. */
             "Svc-Bootstrap-Server-B"?: string | null;
             /** @description MTLS, SASL/PLAIN, SASL/SCRAM-SHA-256 or SASL/SCRAM-SHA-512. */
@@ -6396,10 +6687,10 @@ export interface components {
             "Svc-Broker-Security-Protocol-Type-B"?: string | null;
             /** @description SASL user. */
             "Svc-Broker-Username-B"?: string | null;
-            /** @description SASL password (a string). */
-            "Svc-Broker-Password-B"?: unknown;
-            /** @description MTLS: Base64 of the client's PEM private key (a string). */
-            "Svc-Broker-Private-Key-B"?: unknown;
+            /** @description SASL password. */
+            "Svc-Broker-Password-B"?: string | null;
+            /** @description MTLS: Base64 of the client's PEM private key. */
+            "Svc-Broker-Private-Key-B"?: string | null;
             /** @description MTLS: Base64 of the client's PEM certificate (chain). */
             "Svc-Broker-Cert-B"?: string | null;
             /** @description "true" or "false". */
@@ -6412,12 +6703,12 @@ export interface components {
             "Svc-Sr-Protocol-Type-B"?: string | null;
             /** @description Basic-Auth user. */
             "Svc-Sr-Username-B"?: string | null;
-            /** @description Basic-Auth password (a string). */
-            "Svc-Sr-Password-B"?: unknown;
+            /** @description Basic-Auth password. */
+            "Svc-Sr-Password-B"?: string | null;
             /** @description MTLS: Base64 of the PEM client certificate. */
             "Svc-Sr-Cert-B"?: string | null;
-            /** @description MTLS: Base64 of the PEM private key (a string). */
-            "Svc-Sr-Private-Key-B"?: unknown;
+            /** @description MTLS: Base64 of the PEM private key. */
+            "Svc-Sr-Private-Key-B"?: string | null;
             /** @description "true" or "false". */
             "Svc-Sr-CA-Validation-B"?: string | null;
             /** @description Base64 of the PEM CA certificate(s) to trust. */
@@ -6473,11 +6764,20 @@ export interface components {
          *     }
          */
         ResourceCounters: {
-            /** @description Topics whose names do not start with `_`. */
+            /**
+             * Format: int32
+             * @description Topics whose names do not start with `_`.
+             */
             streams: number;
-            /** @description Distinct ACL principals (0 where the cluster has no ACLs or does not say). */
+            /**
+             * Format: int32
+             * @description Distinct ACL principals (0 where the cluster has no ACLs or does not say).
+             */
             applications: number;
-            /** @description Distinct schema registry subjects. */
+            /**
+             * Format: int32
+             * @description Distinct schema registry subjects.
+             */
             schemas: number;
         };
         /**
@@ -6497,12 +6797,16 @@ export interface components {
             subject: string;
             /** @enum {string} */
             type: "AVRO" | "PROTOBUF" | "JSON";
+            /** Format: int32 */
             version: number;
         } | null;
         WizardTopic: {
             name: string;
+            /** Format: int32 */
             partitions: number;
+            /** Format: int32 */
             replicationFactor: number;
+            /** Format: int64 */
             retentionMs: number | null;
             cleanupPolicy: string | null;
             configs: {
@@ -6552,7 +6856,10 @@ export interface components {
          *     }
          */
         WizardTopicsInfo: {
-            /** @description `topics.length`. */
+            /**
+             * Format: int32
+             * @description `topics.length`.
+             */
             total: number;
             topics: components["schemas"]["WizardTopic"][];
         };
@@ -6601,7 +6908,9 @@ export interface components {
             integrity?: string | null;
         };
         WizardCount: {
+            /** Format: int32 */
             created: number;
+            /** Format: int32 */
             existing: number;
         };
         /**
@@ -6656,6 +6965,7 @@ export interface components {
              */
             name?: string;
             /**
+             * Format: int32
              * @description Rank: a higher level is a stronger confidentiality.
              * @example 3
              */
@@ -6671,7 +6981,11 @@ export interface components {
          *       "description": "For a limited group with a business need"
          *     }
          */
-        ConfidentialityCreate: components["schemas"]["ConfidentialityFields"] & unknown;
+        ConfidentialityCreate: components["schemas"]["ConfidentialityFields"] & {
+            name: string;
+            /** Format: int32 */
+            level: number;
+        };
         /**
          * @example {
          *       "uid": "3c4d5e6f7a1b2c3d4e5f40718293a4b5",
@@ -6700,8 +7014,16 @@ export interface components {
          */
         Confidentiality: components["schemas"]["Common"] & {
             name: string;
+            /** Format: int32 */
             level: number;
             description: string | null;
+            /** @description `confidentiality`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                confidentiality?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         ConfidentialityCollection: {
             _embedded: {
@@ -6710,7 +7032,7 @@ export interface components {
             _links: components["schemas"]["Links"];
             page: components["schemas"]["PageMetadata"];
         };
-        /** @description Writable fields of a integrity. */
+        /** @description Writable fields of an integrity. */
         IntegrityFields: {
             /**
              * @description Unique per tenant (case-insensitive).
@@ -6718,6 +7040,7 @@ export interface components {
              */
             name?: string;
             /**
+             * Format: int32
              * @description Rank: a higher level is a stronger integrity.
              * @example 3
              */
@@ -6726,14 +7049,18 @@ export interface components {
             description?: string | null;
         };
         /**
-         * @description A integrity to create (POST) or the full replacement (PUT); an absent description is null.
+         * @description An integrity to create (POST) or the full replacement (PUT); an absent description is null.
          * @example {
          *       "name": "High",
          *       "level": 3,
          *       "description": "Data must be complete and correct at all times"
          *     }
          */
-        IntegrityCreate: components["schemas"]["IntegrityFields"] & unknown;
+        IntegrityCreate: components["schemas"]["IntegrityFields"] & {
+            name: string;
+            /** Format: int32 */
+            level: number;
+        };
         /**
          * @example {
          *       "uid": "4d5e6f7a1b2c3d4e5f40718293a4b5c6",
@@ -6762,8 +7089,16 @@ export interface components {
          */
         Integrity: components["schemas"]["Common"] & {
             name: string;
+            /** Format: int32 */
             level: number;
             description: string | null;
+            /** @description `integrity`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                integrity?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         IntegrityCollection: {
             _embedded: {
@@ -6780,6 +7115,7 @@ export interface components {
              */
             name?: string;
             /**
+             * Format: int32
              * @description Rank: a higher level is a stronger support tier.
              * @example 3
              */
@@ -6795,7 +7131,11 @@ export interface components {
          *       "description": "Around the clock with agreed response times"
          *     }
          */
-        SupportTierCreate: components["schemas"]["SupportTierFields"] & unknown;
+        SupportTierCreate: components["schemas"]["SupportTierFields"] & {
+            name: string;
+            /** Format: int32 */
+            level: number;
+        };
         /**
          * @example {
          *       "uid": "5e6f7a1b2c3d4e5f40718293a4b5c6d7",
@@ -6824,8 +7164,16 @@ export interface components {
          */
         SupportTier: components["schemas"]["Common"] & {
             name: string;
+            /** Format: int32 */
             level: number;
             description: string | null;
+            /** @description `supportTier`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                supportTier?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         SupportTierCollection: {
             _embedded: {
@@ -6902,7 +7250,10 @@ export interface components {
          *       ]
          *     }
          */
-        ConnectPluginCreate: components["schemas"]["ConnectPluginFields"] & unknown;
+        ConnectPluginCreate: components["schemas"]["ConnectPluginFields"] & {
+            pluginClass: string;
+            pluginType: string;
+        };
         /**
          * @example {
          *       "uid": "6f7a1b2c3d4e5f40718293a4b5c6d7e8",
@@ -6958,6 +7309,13 @@ export interface components {
                 defaultValue: string | null;
                 documentation: string | null;
             }[];
+            /** @description `connectPlugin`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                connectPlugin?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         ConnectPluginCollection: {
             _embedded: {
@@ -7022,7 +7380,7 @@ export interface components {
              * @example Payments made by customers
              */
             description?: string | null;
-            owners?: components["schemas"]["Reference"];
+            owners?: components["schemas"]["NullableReference"];
             type?: components["schemas"]["SchemaType"];
         };
         /** @description The owners group in short, or null. */
@@ -7058,7 +7416,7 @@ export interface components {
         SchemaFields: {
             /** @example Payments made by customers */
             description?: string | null;
-            owners?: components["schemas"]["Reference"];
+            owners?: components["schemas"]["NullableReference"];
         };
         /**
          * @example {
@@ -7100,7 +7458,16 @@ export interface components {
                 name?: string;
             } | null;
             _embedded?: {
-                owners?: Record<string, never>;
+                owners?: components["schemas"]["GroupSummary"];
+            };
+            /** @description `schema`, `owners`, `versions`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                schema?: components["schemas"]["Link"];
+                owners?: components["schemas"]["Link"];
+                versions?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         SchemaCollection: {
@@ -7137,8 +7504,16 @@ export interface components {
             /** @description The document as uploaded. */
             schemaBody: string;
             _embedded?: {
-                /** @description The schema in summary, with `owners: {uid, name} | null`. */
-                schema?: Record<string, never>;
+                /** @description The schema, with `owners: {uid, name} | null`. */
+                schema?: components["schemas"]["Schema"];
+            };
+            /** @description `schemaVersion`, `schema`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                schemaVersion?: components["schemas"]["Link"];
+                schema?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         /**
@@ -7174,6 +7549,7 @@ export interface components {
                 description: string | null;
                 type: components["schemas"]["SchemaType"];
                 owners: components["schemas"]["OwnersRef"];
+                /** Format: int32 */
                 optLock: number;
                 created_at?: string;
                 modified_at?: string;
@@ -7196,11 +7572,13 @@ export interface components {
             stream?: components["schemas"]["Reference"];
             environment?: components["schemas"]["Reference"];
             /**
+             * Format: int32
              * @description Immutable; absent on create = the environment's `partitions`.
              * @example 3
              */
             partitions?: number | null;
             /**
+             * Format: int64
              * @description Milliseconds; absent (create, PUT) or `null` = the environment's `retentionTime`.
              * @example 604800000
              */
@@ -7215,8 +7593,8 @@ export interface components {
              *     }
              */
             properties?: components["schemas"]["StringMap"];
-            keySchemaVersion?: components["schemas"]["Reference"];
-            valueSchemaVersion?: components["schemas"]["Reference"];
+            keySchemaVersion?: components["schemas"]["NullableReference"];
+            valueSchemaVersion?: components["schemas"]["NullableReference"];
             /**
              * @description Write-only, never stored: replace a pinned version even when the new one is not backward compatible.
              * @example false
@@ -7235,7 +7613,10 @@ export interface components {
          *       }
          *     }
          */
-        StreamConfigCreate: components["schemas"]["StreamConfigFields"] & unknown;
+        StreamConfigCreate: components["schemas"]["StreamConfigFields"] & {
+            stream: components["schemas"]["Reference"];
+            environment: components["schemas"]["Reference"];
+        };
         /**
          * @example {
          *       "uid": "9a8b7c6d5e4f40318293a4b5c6d7e8f9",
@@ -7253,6 +7634,16 @@ export interface components {
          *         "stream": {
          *           "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
          *           "name": "payments",
+         *           "description": null,
+         *           "keyType": "String",
+         *           "valueType": "AVRO",
+         *           "retentionPolicy": "delete",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
@@ -7261,7 +7652,22 @@ export interface components {
          *         },
          *         "environment": {
          *           "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *           "name": "Acceptance",
          *           "shortName": "acc",
+         *           "description": null,
+         *           "color": "#80affe",
+         *           "retentionTime": 604800000,
+         *           "partitions": 2,
+         *           "authorizationIssuer": "Stream owner",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "settings": {},
+         *           "private": false,
+         *           "autoApproved": false,
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
@@ -7299,7 +7705,9 @@ export interface components {
          *     }
          */
         StreamConfig: components["schemas"]["Common"] & {
+            /** Format: int32 */
             partitions: number;
+            /** Format: int64 */
             retentionTime: number;
             properties: {
                 [key: string]: string;
@@ -7307,10 +7715,23 @@ export interface components {
             /** @description The instance's `topicNamePattern` with the lowercase tenant, instance and environment short names and the stream name, fixed at creation. */
             topicName: string;
             _embedded?: {
-                stream?: Record<string, never>;
-                environment?: Record<string, never>;
-                keySchemaVersion?: Record<string, never>;
-                valueSchemaVersion?: Record<string, never>;
+                stream?: components["schemas"]["Stream"];
+                environment?: components["schemas"]["Environment"];
+                keySchemaVersion?: components["schemas"]["SchemaVersion"];
+                valueSchemaVersion?: components["schemas"]["SchemaVersion"];
+            };
+            /** @description `streamConfig`, one link per association (`stream`, `environment`, `keySchemaVersion`, `valueSchemaVersion`), `asyncapi`, `permissions` (templated), and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                streamConfig?: components["schemas"]["Link"];
+                stream?: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                keySchemaVersion?: components["schemas"]["Link"];
+                valueSchemaVersion?: components["schemas"]["Link"];
+                asyncapi?: components["schemas"]["Link"];
+                permissions?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         /**
@@ -7388,13 +7809,20 @@ export interface components {
          */
         BrowsePermissionChange: {
             /**
-             * @description Only `browse` (any case); anything else is 400.
+             * @description Only `browse`, matched ignoring case, spaces, `_` and `-`.
              * @example browse
+             * @enum {string}
              */
-            type: string;
+            type: "browse";
             users?: components["schemas"]["ReferenceList"];
             groups?: components["schemas"]["ReferenceList"];
         };
+        /**
+         * @description The format of a stream's keys or values. Input is matched ignoring case, spaces, `_` and `-` (`json-schema` is JSON_SCHEMA); replies spell it as listed.
+         * @example AVRO
+         * @enum {string}
+         */
+        StreamDataType: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
         /** @description Writable fields of a stream (a Kafka topic, deployed per environment as a stream config). */
         StreamFields: {
             /**
@@ -7407,18 +7835,10 @@ export interface components {
              * @example Payments as they are booked
              */
             description?: string | null;
-            /**
-             * @example String
-             * @enum {string}
-             */
-            keyType?: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
-            /**
-             * @example AVRO
-             * @enum {string}
-             */
-            valueType?: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
-            keySchema?: components["schemas"]["Reference"];
-            valueSchema?: components["schemas"]["Reference"];
+            keyType?: components["schemas"]["StreamDataType"];
+            valueType?: components["schemas"]["StreamDataType"];
+            keySchema?: components["schemas"]["NullableReference"];
+            valueSchema?: components["schemas"]["NullableReference"];
             /**
              * @description `delete,compact` is stored as `compact,delete`.
              * @example delete
@@ -7432,8 +7852,8 @@ export interface components {
             visibility?: "Public" | "Private";
             owners?: components["schemas"]["Reference"];
             viewers?: components["schemas"]["ReferenceList"];
-            confidentiality?: components["schemas"]["Reference"];
-            integrity?: components["schemas"]["Reference"];
+            confidentiality?: components["schemas"]["NullableReference"];
+            integrity?: components["schemas"]["NullableReference"];
             properties?: components["schemas"]["StringMap"];
         };
         /**
@@ -7448,7 +7868,12 @@ export interface components {
          *       "retentionPolicy": "delete"
          *     }
          */
-        StreamCreate: components["schemas"]["StreamFields"] & unknown;
+        StreamCreate: components["schemas"]["StreamFields"] & {
+            name: string;
+            keyType: components["schemas"]["StreamDataType"];
+            valueType: components["schemas"]["StreamDataType"];
+            owners: components["schemas"]["Reference"];
+        };
         /**
          * @example {
          *       "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
@@ -7479,10 +7904,8 @@ export interface components {
         Stream: components["schemas"]["Common"] & {
             name: string;
             description: string | null;
-            /** @enum {string} */
-            keyType: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
-            /** @enum {string} */
-            valueType: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
+            keyType: components["schemas"]["StreamDataType"];
+            valueType: components["schemas"]["StreamDataType"];
             /** @enum {string} */
             retentionPolicy: "compact" | "delete" | "compact,delete";
             /** @enum {string} */
@@ -7491,12 +7914,26 @@ export interface components {
                 [key: string]: string;
             };
             _embedded?: {
-                keySchema?: Record<string, never>;
-                valueSchema?: Record<string, never>;
-                owners?: Record<string, never>;
-                viewers?: Record<string, never>[];
-                confidentiality?: Record<string, never>;
-                integrity?: Record<string, never>;
+                keySchema?: components["schemas"]["Schema"];
+                valueSchema?: components["schemas"]["Schema"];
+                owners?: components["schemas"]["GroupSummary"];
+                viewers?: components["schemas"]["GroupSummary"][];
+                confidentiality?: components["schemas"]["Confidentiality"];
+                integrity?: components["schemas"]["Integrity"];
+            };
+            /** @description `stream`, one link per association (`keySchema`, `valueSchema`, `owners`, `viewers`, `confidentiality`, `integrity`), `streamConfigs`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                stream?: components["schemas"]["Link"];
+                keySchema?: components["schemas"]["Link"];
+                valueSchema?: components["schemas"]["Link"];
+                owners?: components["schemas"]["Link"];
+                viewers?: components["schemas"]["Link"];
+                confidentiality?: components["schemas"]["Link"];
+                integrity?: components["schemas"]["Link"];
+                streamConfigs?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         StreamCollection: {
@@ -7579,6 +8016,8 @@ export interface components {
          *     }
          */
         TenantCreate: components["schemas"]["TenantFields"] & {
+            name: string;
+            shortName: string;
             admin?: components["schemas"]["TenantAdmin"];
         };
         /**
@@ -7589,7 +8028,9 @@ export interface components {
          *       "logo": null
          *     }
          */
-        TenantReplace: components["schemas"]["TenantFields"] & unknown;
+        TenantReplace: components["schemas"]["TenantFields"] & {
+            name: string;
+        };
         /**
          * @example {
          *       "uid": "1b2c3d4e5f40718293a4b5c6d7e8f90a",
@@ -7658,6 +8099,10 @@ export interface components {
                 [key: string]: string;
             };
             _links?: {
+                self: components["schemas"]["Link"];
+                tenant: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
                 contact: {
                     href: string;
                     /** @enum {boolean} */
@@ -7893,6 +8338,15 @@ export interface components {
             };
             serviceAccount: boolean;
             clientId: string | null;
+            /** @description `user`, `edit`, `delete`, `assign_roles` (where the caller may assign roles) and `tenant` on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                user?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+                assign_roles?: components["schemas"]["Link"];
+                tenant?: components["schemas"]["Link"];
+            };
         };
         /**
          * @description The new user; a service account created without `clientSecret` or federated identity also carries its generated `clientSecret`, shown this once.
@@ -8339,7 +8793,16 @@ export interface operations {
     createApplicationAccessGrant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8354,6 +8817,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new grant */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8516,6 +8981,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -8538,6 +9011,8 @@ export interface operations {
             /** @description The approved grant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8598,6 +9073,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -8619,6 +9102,8 @@ export interface operations {
             /** @description The denied or revoked grant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8645,6 +9130,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -8666,6 +9159,8 @@ export interface operations {
             /** @description The revoked grant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8770,7 +9265,16 @@ export interface operations {
     createApplicationAccess: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8785,6 +9289,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new access row */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8978,6 +9484,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -8999,6 +9513,8 @@ export interface operations {
             /** @description The access row. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9025,6 +9541,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -9052,6 +9576,8 @@ export interface operations {
             /** @description The access row. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9117,6 +9643,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -9152,7 +9686,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9174,6 +9716,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -9212,13 +9762,23 @@ export interface operations {
             /** @description The requested grant; `Location` is its URI. */
             201: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/hal+json": components["schemas"]["ApplicationAccessGrant"];
                 };
             };
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9240,6 +9800,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -9263,7 +9831,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9285,6 +9861,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -9320,7 +9904,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9388,7 +9980,16 @@ export interface operations {
     createApplicationAuthentication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9403,6 +10004,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new credential */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9420,7 +10023,16 @@ export interface operations {
     deleteApplicationAuthentication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9430,7 +10042,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9877,6 +10497,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -9908,6 +10536,8 @@ export interface operations {
             /** @description The credential. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10012,7 +10642,16 @@ export interface operations {
     createApplicationDeployment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10027,6 +10666,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new deployment */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10219,6 +10860,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -10240,6 +10889,8 @@ export interface operations {
             /** @description The deployment. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10300,6 +10951,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -10322,6 +10981,8 @@ export interface operations {
             /** @description The deployment. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10354,6 +11015,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -10375,6 +11044,8 @@ export interface operations {
             /** @description The status after the operation (`{logs}` for VIEW_LOGS). */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10543,7 +11214,16 @@ export interface operations {
     createApplicationPrincipal: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10567,6 +11247,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new principal */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10847,6 +11529,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -10869,6 +11559,8 @@ export interface operations {
             /** @description The updated principal. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11015,7 +11707,16 @@ export interface operations {
     createApplication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11030,6 +11731,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new application */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11356,6 +12059,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -11377,6 +12088,8 @@ export interface operations {
             /** @description The updated application. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11437,6 +12150,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -11465,6 +12186,8 @@ export interface operations {
             /** @description The updated application. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11530,6 +12253,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -11565,7 +12296,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11587,6 +12326,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -11622,7 +12369,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11684,6 +12439,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -11719,7 +12482,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12082,7 +12853,16 @@ export interface operations {
     createCluster: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12097,6 +12877,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new cluster */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12231,6 +13013,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -12252,6 +13042,8 @@ export interface operations {
             /** @description The updated cluster. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12311,6 +13103,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -12338,6 +13138,8 @@ export interface operations {
             /** @description The updated cluster. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12402,7 +13204,16 @@ export interface operations {
     createConfidentiality: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12417,6 +13228,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new confidentiality */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12551,6 +13364,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -12572,6 +13393,8 @@ export interface operations {
             /** @description The updated confidentiality. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12631,6 +13454,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -12658,6 +13489,8 @@ export interface operations {
             /** @description The updated confidentiality. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12722,7 +13555,16 @@ export interface operations {
     createConnectPlugin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12737,6 +13579,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new connect plugin */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12871,6 +13715,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -12892,6 +13744,8 @@ export interface operations {
             /** @description The updated connect plugin. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12951,6 +13805,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -12978,6 +13840,8 @@ export interface operations {
             /** @description The updated connect plugin. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13042,7 +13906,16 @@ export interface operations {
     createEnvironment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13057,6 +13930,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new environment */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13191,6 +14066,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -13212,6 +14095,8 @@ export interface operations {
             /** @description The updated environment. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13272,6 +14157,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -13301,6 +14194,8 @@ export interface operations {
             /** @description The updated environment. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13494,6 +14389,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -13529,7 +14432,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13551,6 +14462,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -13586,7 +14505,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13648,6 +14575,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -13683,7 +14618,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14109,7 +15052,16 @@ export interface operations {
     createGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14124,6 +15076,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new group */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14258,6 +15212,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -14279,6 +15241,8 @@ export interface operations {
             /** @description The updated group. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14338,6 +15302,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -14365,6 +15337,8 @@ export interface operations {
             /** @description The updated group. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14429,6 +15403,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -14464,7 +15446,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14486,6 +15476,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -14521,7 +15519,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14583,6 +15589,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -14618,7 +15632,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15025,7 +16047,16 @@ export interface operations {
     createInstance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15040,6 +16071,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new instance */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15174,6 +16207,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -15195,6 +16236,8 @@ export interface operations {
             /** @description The updated instance. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15255,6 +16298,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -15282,6 +16333,8 @@ export interface operations {
             /** @description The updated instance. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15423,6 +16476,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -15458,7 +16519,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15480,6 +16549,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -15515,7 +16592,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15577,6 +16662,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -15612,7 +16705,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15770,7 +16871,16 @@ export interface operations {
     createIntegrity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15785,6 +16895,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new integrity */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15919,6 +17031,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -15940,6 +17060,8 @@ export interface operations {
             /** @description The updated integrity. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15999,6 +17121,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -16026,6 +17156,8 @@ export interface operations {
             /** @description The updated integrity. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16045,7 +17177,16 @@ export interface operations {
     validateProviderCredentials: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16058,6 +17199,8 @@ export interface operations {
             /** @description The provider's answer. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16075,7 +17218,16 @@ export interface operations {
     discoverProviderResources: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16088,6 +17240,8 @@ export interface operations {
             /** @description The counts. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16106,7 +17260,16 @@ export interface operations {
     getWizardTopicsInfo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16119,6 +17282,8 @@ export interface operations {
             /** @description The topics. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16137,7 +17302,16 @@ export interface operations {
     importWizardTopics: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16150,6 +17324,8 @@ export interface operations {
             /** @description What was (or, with dryRun, would be) created and what already existed. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16564,7 +17740,16 @@ export interface operations {
     checkSchema: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16577,6 +17762,8 @@ export interface operations {
             /** @description The parsed schema. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16593,7 +17780,16 @@ export interface operations {
     uploadSchema: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16608,6 +17804,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new schema version */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16673,6 +17871,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -16694,6 +17900,8 @@ export interface operations {
             /** @description The updated schema. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16753,6 +17961,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -16780,6 +17996,8 @@ export interface operations {
             /** @description The updated schema. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16844,6 +18062,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -16879,7 +18105,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16901,6 +18135,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -16936,7 +18178,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16998,6 +18248,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -17033,7 +18291,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17094,7 +18360,16 @@ export interface operations {
     createStreamConfig: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17109,6 +18384,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new stream config */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17355,6 +18632,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -17376,6 +18661,8 @@ export interface operations {
             /** @description The updated stream config. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17436,6 +18723,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -17468,6 +18763,8 @@ export interface operations {
             /** @description The updated stream config. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17529,6 +18826,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -17550,6 +18855,8 @@ export interface operations {
             /** @description The holders of browse permission after the grant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17579,6 +18886,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -17597,7 +18912,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17708,6 +19031,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -17743,7 +19074,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17805,6 +19144,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -17840,7 +19187,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17901,7 +19256,16 @@ export interface operations {
     createStream: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17916,6 +19280,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new stream */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18099,6 +19465,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18120,6 +19494,8 @@ export interface operations {
             /** @description The updated stream. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18180,6 +19556,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18208,6 +19592,8 @@ export interface operations {
             /** @description The updated stream. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18273,6 +19659,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18308,7 +19702,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18330,6 +19732,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18365,7 +19775,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18427,6 +19845,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18462,7 +19888,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18620,7 +20054,16 @@ export interface operations {
     createSupportTier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18635,6 +20078,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new support tier */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18769,6 +20214,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18790,6 +20243,8 @@ export interface operations {
             /** @description The updated support tier. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18849,6 +20304,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -18876,6 +20339,8 @@ export interface operations {
             /** @description The updated support tier. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18940,7 +20405,16 @@ export interface operations {
     createTenant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18955,6 +20429,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new tenant */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19069,6 +20545,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -19090,6 +20574,8 @@ export interface operations {
             /** @description The updated tenant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19150,6 +20636,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -19179,6 +20673,8 @@ export interface operations {
             /** @description The updated tenant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19273,7 +20769,16 @@ export interface operations {
                  */
                 type?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path: {
                 /**
                  * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
@@ -19294,6 +20799,8 @@ export interface operations {
             /** @description The stored contact. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19357,7 +20864,16 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19372,6 +20888,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new user */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19506,6 +21024,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -19527,6 +21053,8 @@ export interface operations {
             /** @description The updated user. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19587,6 +21115,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -19617,6 +21153,8 @@ export interface operations {
             /** @description The updated user. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19643,6 +21181,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -19664,6 +21210,8 @@ export interface operations {
             /** @description The user with its new roles. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19690,6 +21238,14 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -19717,6 +21273,8 @@ export interface operations {
             /** @description The user with its new roles. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
