@@ -649,7 +649,8 @@ export interface paths {
         head?: never;
         /**
          * Change a credential's description
-         * @description Only `description` changes; everything else is fixed at generation. The application's editors only. Audited as
+         * @description Only `description` changes; everything else is fixed at generation (`application` and `environment` may be
+         *     re-sent unchanged). The application's editors only. Audited as
          *     UPDATED (Application).
          */
         patch: operations["patchApplicationCredential"];
@@ -5586,7 +5587,7 @@ export interface components {
             environment: components["schemas"]["Reference"];
         };
         /**
-         * @description A replacement certificate (and optionally its key); `application` and `environment` may be re-sent unchanged only.
+         * @description A replacement certificate (and optionally its key); `application`, `environment` and `custom` may be re-sent unchanged only (another value answers 422).
          * @example {
          *       "principal": "-----BEGIN CERTIFICATE-----\nMIIC…\n-----END CERTIFICATE-----"
          *     }
@@ -5594,6 +5595,8 @@ export interface components {
         ApplicationPrincipalDTO: {
             principal?: string;
             privateKey?: string | null;
+            /** @description Write-only: the principal's kind as created; it cannot change. */
+            custom?: boolean | null;
             application?: components["schemas"]["Reference"];
             environment?: components["schemas"]["Reference"];
         };
@@ -9670,7 +9673,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AssociationBody"];
+                "application/json": components["schemas"]["AssociationBody"] | components["schemas"]["GrantEnvironmentBody"];
                 /**
                  * @example {
                  *       "links": [
@@ -9888,7 +9891,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AssociationBody"];
+                "application/json": components["schemas"]["AssociationBody"] | components["schemas"]["GrantEnvironmentBody"];
                 /**
                  * @example {
                  *       "links": [
@@ -10526,9 +10529,13 @@ export interface operations {
                  */
                 "application/json": {
                     description?: string | null;
+                    application?: components["schemas"]["Reference"];
+                    environment?: components["schemas"]["Reference"];
                 };
                 "application/merge-patch+json": {
                     description?: string | null;
+                    application?: components["schemas"]["Reference"];
+                    environment?: components["schemas"]["Reference"];
                 };
             };
         };
