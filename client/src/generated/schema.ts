@@ -4158,7 +4158,7 @@ export interface paths {
             query?: {
                 /**
                  * @description `BUSINESS` (default) or `TECHNICAL`, any case; another value answers 400.
-                 * @example TECHNICAL
+                 * @example BUSINESS
                  */
                 type?: string;
             };
@@ -5571,7 +5571,7 @@ export interface components {
          * @description A principal of an application in an environment: an X.509 certificate chain (PEM, leaf first), or with
          *     `custom: true` any string of 1–255 printable characters (an OAuth client id, say).
          * @example {
-         *       "principal": "-----BEGIN CERTIFICATE-----\nMIIC…\n-----END CERTIFICATE-----",
+         *       "principal": "-----BEGIN CERTIFICATE-----\nMIIB6jCCAZGgAwIBAgIUcrt6U5OJgRZnn9rNEuIem33vnkIwCgYIKoZIzj0EAwIw\nSjELMAkGA1UEBhMCTkwxEDAOBgNVBAoMB0V4YW1wbGUxETAPBgNVBAsMCFBheW1l\nbnRzMRYwFAYDVQQDDA1wYXltZW50cy1zaW5rMCAXDTI2MTEyNzAxMzczNloYDzIx\nMjYxMTAzMDEzNzM2WjBKMQswCQYDVQQGEwJOTDEQMA4GA1UECgwHRXhhbXBsZTER\nMA8GA1UECwwIUGF5bWVudHMxFjAUBgNVBAMMDXBheW1lbnRzLXNpbmswWTATBgcq\nhkjOPQIBBggqhkjOPQMBBwNCAAQjqknWy9n0azh0gBbkVl8z2QkYLbbBtBki0q7J\nEJtzX0r92RxSpfI6WFdrCDaJr9FhT6YDDsIU+qEflBngw7uEo1MwUTAdBgNVHQ4E\nFgQUfGyYmXsCHYxRlucGawG+okJgStAwHwYDVR0jBBgwFoAUfGyYmXsCHYxRlucG\nawG+okJgStAwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNHADBEAiAA4RlX\n73bRGhgn2cWnzoStxxPuKE9S9bbjZzGcHG47bwIgJNsMga5lI2zd16ws42VEgDCO\nnn5s/j+yhg94h70a7jk=\n-----END CERTIFICATE-----",
          *       "application": "https://portal.example.com/api/applications/5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
          *       "environment": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
          *     }
@@ -5589,7 +5589,7 @@ export interface components {
         /**
          * @description A replacement certificate (and optionally its key); `application`, `environment` and `custom` may be re-sent unchanged only (another value answers 422).
          * @example {
-         *       "principal": "-----BEGIN CERTIFICATE-----\nMIIC…\n-----END CERTIFICATE-----"
+         *       "principal": "-----BEGIN CERTIFICATE-----\nMIIB6jCCAZGgAwIBAgIUcrt6U5OJgRZnn9rNEuIem33vnkIwCgYIKoZIzj0EAwIw\nSjELMAkGA1UEBhMCTkwxEDAOBgNVBAoMB0V4YW1wbGUxETAPBgNVBAsMCFBheW1l\nbnRzMRYwFAYDVQQDDA1wYXltZW50cy1zaW5rMCAXDTI2MTEyNzAxMzczNloYDzIx\nMjYxMTAzMDEzNzM2WjBKMQswCQYDVQQGEwJOTDEQMA4GA1UECgwHRXhhbXBsZTER\nMA8GA1UECwwIUGF5bWVudHMxFjAUBgNVBAMMDXBheW1lbnRzLXNpbmswWTATBgcq\nhkjOPQIBBggqhkjOPQMBBwNCAAQjqknWy9n0azh0gBbkVl8z2QkYLbbBtBki0q7J\nEJtzX0r92RxSpfI6WFdrCDaJr9FhT6YDDsIU+qEflBngw7uEo1MwUTAdBgNVHQ4E\nFgQUfGyYmXsCHYxRlucGawG+okJgStAwHwYDVR0jBBgwFoAUfGyYmXsCHYxRlucG\nawG+okJgStAwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNHADBEAiAA4RlX\n73bRGhgn2cWnzoStxxPuKE9S9bbjZzGcHG47bwIgJNsMga5lI2zd16ws42VEgDCO\nnn5s/j+yhg94h70a7jk=\n-----END CERTIFICATE-----"
          *     }
          */
         ApplicationPrincipalDTO: {
@@ -5603,12 +5603,12 @@ export interface components {
         /**
          * @example {
          *       "uid": "1b2c3d4e5f6a47b8c9d0e1f2a3b4c5d6",
-         *       "principal": "CN=billing-connector,OU=Payments,O=Example,C=NL",
+         *       "principal": "CN=payments-sink,OU=Payments,O=Example,C=NL",
          *       "type": "SSL",
-         *       "applicationPem": "-----BEGIN CERTIFICATE-----\nMIIC…\n-----END CERTIFICATE-----",
-         *       "expiresOn": "2027-11-23T10:00:00",
+         *       "applicationPem": "-----BEGIN CERTIFICATE-----\nMIIB6jCCAZGgAwIBAgIUcrt6U5OJgRZnn9rNEuIem33vnkIwCgYIKoZIzj0EAwIw\nSjELMAkGA1UEBhMCTkwxEDAOBgNVBAoMB0V4YW1wbGUxETAPBgNVBAsMCFBheW1l\nbnRzMRYwFAYDVQQDDA1wYXltZW50cy1zaW5rMCAXDTI2MTEyNzAxMzczNloYDzIx\nMjYxMTAzMDEzNzM2WjBKMQswCQYDVQQGEwJOTDEQMA4GA1UECgwHRXhhbXBsZTER\nMA8GA1UECwwIUGF5bWVudHMxFjAUBgNVBAMMDXBheW1lbnRzLXNpbmswWTATBgcq\nhkjOPQIBBggqhkjOPQMBBwNCAAQjqknWy9n0azh0gBbkVl8z2QkYLbbBtBki0q7J\nEJtzX0r92RxSpfI6WFdrCDaJr9FhT6YDDsIU+qEflBngw7uEo1MwUTAdBgNVHQ4E\nFgQUfGyYmXsCHYxRlucGawG+okJgStAwHwYDVR0jBBgwFoAUfGyYmXsCHYxRlucG\nawG+okJgStAwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNHADBEAiAA4RlX\n73bRGhgn2cWnzoStxxPuKE9S9bbjZzGcHG47bwIgJNsMga5lI2zd16ws42VEgDCO\nnn5s/j+yhg94h70a7jk=\n-----END CERTIFICATE-----",
+         *       "expiresOn": "2126-11-03T01:37:36",
          *       "active": false,
-         *       "fingerprint": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *       "fingerprint": "54958162888b75c01ae201b5690587b3ccbb818694ac0d3a3ef74e50a7dd3db2",
          *       "privateKeyUploaded": true,
          *       "created_at": "2026-11-21T10:15:30",
          *       "modified_at": "2026-11-21T10:15:30",
@@ -7415,7 +7415,13 @@ export interface components {
             fullName: string;
             owners: components["schemas"]["OwnersRef"];
         };
-        /** @description Writable fields of a schema (its name and type come from the uploaded document). */
+        /**
+         * @description Writable fields of a schema (its name and type come from the uploaded document).
+         * @example {
+         *       "description": "Payments made by customers",
+         *       "owners": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *     }
+         */
         SchemaFields: {
             /** @example Payments made by customers */
             description?: string | null;
@@ -8691,7 +8697,7 @@ export interface components {
          *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
          *     matching rows first.
          * @example [
-         *       "name,desc"
+         *       "created_at,desc"
          *     ]
          */
         sort: string[];
@@ -8767,7 +8773,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -8907,7 +8913,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -9239,7 +9245,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -9355,7 +9361,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -9410,7 +9416,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10082,7 +10088,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10160,7 +10166,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10216,7 +10222,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10277,7 +10283,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10333,7 +10339,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10389,7 +10395,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10620,7 +10626,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10734,7 +10740,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -10790,7 +10796,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -11192,7 +11198,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -11239,7 +11245,7 @@ export interface operations {
                 /**
                  * @example [
                  *       {
-                 *         "principal": "-----BEGIN CERTIFICATE-----\nMIIC…\n-----END CERTIFICATE-----",
+                 *         "principal": "-----BEGIN CERTIFICATE-----\nMIIB6jCCAZGgAwIBAgIUcrt6U5OJgRZnn9rNEuIem33vnkIwCgYIKoZIzj0EAwIw\nSjELMAkGA1UEBhMCTkwxEDAOBgNVBAoMB0V4YW1wbGUxETAPBgNVBAsMCFBheW1l\nbnRzMRYwFAYDVQQDDA1wYXltZW50cy1zaW5rMCAXDTI2MTEyNzAxMzczNloYDzIx\nMjYxMTAzMDEzNzM2WjBKMQswCQYDVQQGEwJOTDEQMA4GA1UECgwHRXhhbXBsZTER\nMA8GA1UECwwIUGF5bWVudHMxFjAUBgNVBAMMDXBheW1lbnRzLXNpbmswWTATBgcq\nhkjOPQIBBggqhkjOPQMBBwNCAAQjqknWy9n0azh0gBbkVl8z2QkYLbbBtBki0q7J\nEJtzX0r92RxSpfI6WFdrCDaJr9FhT6YDDsIU+qEflBngw7uEo1MwUTAdBgNVHQ4E\nFgQUfGyYmXsCHYxRlucGawG+okJgStAwHwYDVR0jBBgwFoAUfGyYmXsCHYxRlucG\nawG+okJgStAwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNHADBEAiAA4RlX\n73bRGhgn2cWnzoStxxPuKE9S9bbjZzGcHG47bwIgJNsMga5lI2zd16ws42VEgDCO\nnn5s/j+yhg94h70a7jk=\n-----END CERTIFICATE-----",
                  *         "application": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
                  *         "environment": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
                  *       }
@@ -11318,7 +11324,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -11374,7 +11380,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -11425,7 +11431,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -11685,7 +11691,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -11798,7 +11804,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -11845,7 +11851,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -11892,7 +11898,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -11941,7 +11947,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -11989,7 +11995,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -12831,7 +12837,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -12944,7 +12950,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -13182,7 +13188,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -13295,7 +13301,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -13533,7 +13539,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -13646,7 +13652,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -13884,7 +13890,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -13997,7 +14003,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -14241,7 +14247,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -14288,7 +14294,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -14985,7 +14991,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -15030,7 +15036,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -15143,7 +15149,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -16025,7 +16031,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -16138,7 +16144,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -16409,7 +16415,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -16849,7 +16855,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -16962,7 +16968,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -17368,7 +17374,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -17438,7 +17444,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -17488,7 +17494,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -17648,7 +17654,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -17718,7 +17724,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -18338,7 +18344,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -18455,7 +18461,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -18506,7 +18512,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -18562,7 +18568,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -19234,7 +19240,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -19347,7 +19353,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -19395,7 +19401,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -20032,7 +20038,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -20145,7 +20151,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -20383,7 +20389,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -20734,7 +20740,7 @@ export interface operations {
             query?: {
                 /**
                  * @description `BUSINESS` (default) or `TECHNICAL`, any case; another value answers 400.
-                 * @example TECHNICAL
+                 * @example BUSINESS
                  */
                 type?: string;
             };
@@ -20772,7 +20778,7 @@ export interface operations {
             query?: {
                 /**
                  * @description `BUSINESS` (default) or `TECHNICAL`, any case; another value answers 400.
-                 * @example TECHNICAL
+                 * @example BUSINESS
                  */
                 type?: string;
             };
@@ -20842,7 +20848,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
@@ -20955,7 +20961,7 @@ export interface operations {
                  *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
                  *     matching rows first.
                  * @example [
-                 *       "name,desc"
+                 *       "created_at,desc"
                  *     ]
                  */
                 sort?: components["parameters"]["sort"];
