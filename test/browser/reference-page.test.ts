@@ -138,7 +138,7 @@ describe('reference page in chromium', () => {
   it('signs in through the password flow of the realm it is set to, then calls an authenticated operation', async () => {
     await page.locator('.auth-wrapper .btn.authorize').click();
     const schemes = await page.locator('.dialog-ux .auth-container h4').allInnerTexts();
-    expect(schemes.map((text) => text.split(/\s/)[0])).toEqual(['bearerAuth', 'passwordLogin']);
+    expect(schemes.map((text) => text.split(/\s/)[0]).sort()).toEqual(['bearerAuth', 'passwordLogin']);
     const login = page.locator('.auth-container', { has: page.locator('h4', { hasText: 'passwordLogin' }) });
     await expect.poll(() => login.innerText()).toContain(`/auth/realms/${t.shortName}/protocol/openid-connect/token`);
     await login.locator('#oauth_username').fill(member.email);
