@@ -3,7 +3,7 @@
  * documents, X-Request-Id, HEAD and the tolerated trailing slash.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { startTestApp, startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { call } from '../support/http';
 import { expectError } from '../support/errors';
 
@@ -115,6 +115,17 @@ describe('reference page', () => {
     const res = await call(app, 'GET', `/docs?realm=${t.shortName}`);
     expect(res.text).toContain(`data-token-url="/auth/realms/${t.shortName}/protocol/openid-connect/token"`);
     expect(res.text).toContain(`value="${t.shortName}"`);
+  });
+
+  it("with an external IdP names that IdP's token endpoint and lets the page reach its origin", async () => {
+    const external = await startTestApp({ externalAuthUrl: 'https://kc.example.com/auth' });
+    try {
+      const res = await call(external, 'GET', `/docs?realm=${t.shortName}`);
+      expect(res.text).toContain(`data-token-url="https://kc.example.com/auth/realms/${t.shortName}/protocol/openid-connect/token"`);
+      expect(res.headers.get('content-security-policy')).toContain("connect-src 'self' https://kc.example.com;");
+    } finally {
+      await external.stop();
+    }
   });
 
   it('refuses a realm that no tenant could have', async () => {
