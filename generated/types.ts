@@ -88,7 +88,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -129,7 +131,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -160,7 +164,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -188,7 +194,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -196,7 +204,7 @@ export interface paths {
                  * @description The association: `application`, `stream` or `environment` (to-one, fixed at the request).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "stream" | "environment";
             };
             cookie?: never;
         };
@@ -307,7 +315,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -342,7 +352,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -350,7 +362,7 @@ export interface paths {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -398,7 +410,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -406,9 +420,10 @@ export interface paths {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -609,7 +624,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -632,7 +649,8 @@ export interface paths {
         head?: never;
         /**
          * Change a credential's description
-         * @description Only `description` changes; everything else is fixed at generation. The application's editors only. Audited as
+         * @description Only `description` changes; everything else is fixed at generation (`application` and `environment` may be
+         *     re-sent unchanged). The application's editors only. Audited as
          *     UPDATED (Application).
          */
         patch: operations["patchApplicationCredential"];
@@ -644,7 +662,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -652,7 +672,7 @@ export interface paths {
                  * @description The association: `application` or `environment` (to-one, fixed at generation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -769,7 +789,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -809,7 +831,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -840,7 +864,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -868,7 +894,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -894,7 +922,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -902,7 +932,7 @@ export interface paths {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -1039,7 +1069,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1078,7 +1110,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1086,7 +1120,7 @@ export interface paths {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -1109,7 +1143,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1293,7 +1329,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1331,7 +1369,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1339,7 +1379,7 @@ export interface paths {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -1378,7 +1418,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1386,9 +1428,10 @@ export interface paths {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -1428,7 +1471,7 @@ export interface paths {
          *     owners, viewers, the kind's ADMIN). Entries about a deleted environment, stream or application stay visible
          *     to tenant admins and to whoever wrote them; find them by `resourceName`.
          *
-         *     Every filter is exact and matches any case; all given filters must hold. A bad value of any parameter is 400
+         *     Every filter is exact and matches any case (`action` and `resourceType` also ignore spaces, `_` and `-`); all given filters must hold. A bad value of any parameter is 400
          *     naming it, as is `fromTimestamp` after `toTimestamp`. Times are epoch milliseconds, `now`,
          *     `now-<n><s|m|h|d|w>` (`now-15m`, `now-24h`, `now-7d`, `now-2w`), an ISO-8601 duration meaning now minus it
          *     (`P7D`, `PT1H`, `P1M`: months and years on the UTC calendar) or an ISO-8601 instant with a zone
@@ -1474,7 +1517,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The entry's uid.
+                 * @description The entry's uid (32 hexadecimal digits; capital letters and hyphens accepted). Any other value is 404.
                  * @example 5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0
                  */
                 uid: string;
@@ -1602,7 +1645,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1704,7 +1749,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1806,7 +1853,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1908,7 +1957,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -1988,7 +2039,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2014,7 +2067,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2022,7 +2077,7 @@ export interface paths {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -2061,7 +2116,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2069,9 +2126,10 @@ export interface paths {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -2358,7 +2416,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2396,7 +2456,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2404,7 +2466,7 @@ export interface paths {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -2443,7 +2505,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2451,9 +2515,10 @@ export interface paths {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -2616,7 +2681,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2694,7 +2761,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2702,7 +2771,7 @@ export interface paths {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -2741,7 +2810,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2749,9 +2820,10 @@ export interface paths {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -2789,8 +2861,8 @@ export interface paths {
         get: operations["listIntegrities"];
         put?: never;
         /**
-         * Create a integrity
-         * @description Creates a integrity (TENANT_ADMIN). Audited as CREATED (Tenant), the integrity named in `details`.
+         * Create an integrity
+         * @description Creates an integrity (TENANT_ADMIN). Audited as CREATED (Tenant), the integrity named in `details`.
          */
         post: operations["createIntegrity"];
         delete?: never;
@@ -2845,7 +2917,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -2853,25 +2927,25 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a integrity
+         * Get an integrity
          * @description One integrity, with `ETag` and `Last-Modified`.
          */
         get: operations["getIntegrity"];
         /**
-         * Replace a integrity
+         * Replace an integrity
          * @description Replaces all writable fields (absent optional fields take their defaults). TENANT_ADMIN. Audited as UPDATED (Tenant).
          */
         put: operations["replaceIntegrity"];
         post?: never;
         /**
-         * Delete a integrity
-         * @description Deletes a integrity nothing uses; while streams use it, 422 naming them. TENANT_ADMIN. Audited as DELETED (Tenant).
+         * Delete an integrity
+         * @description Deletes an integrity nothing uses; while streams use it, 422 naming them. TENANT_ADMIN. Audited as DELETED (Tenant).
          */
         delete: operations["deleteIntegrity"];
         options?: never;
         head?: never;
         /**
-         * Update a integrity
+         * Update an integrity
          * @description Changes the given fields only. TENANT_ADMIN. Audited as UPDATED (Tenant).
          */
         patch: operations["patchIntegrity"];
@@ -3038,7 +3112,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * SchemaVersion search methods
+         * Schema version search methods
          * @description Links to the search methods of schema versions.
          */
         get: operations["listSchemaVersionSearches"];
@@ -3096,7 +3170,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3128,7 +3204,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3136,7 +3214,7 @@ export interface paths {
                  * @description The association: `schema` (to-one, immutable).
                  * @example schema
                  */
-                rel: string;
+                rel: "schema";
             };
             cookie?: never;
         };
@@ -3269,7 +3347,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3307,7 +3387,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3315,7 +3397,7 @@ export interface paths {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -3468,7 +3550,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3518,7 +3602,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3556,7 +3642,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3620,7 +3708,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3628,7 +3718,7 @@ export interface paths {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -3754,7 +3844,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3792,7 +3884,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3800,7 +3894,7 @@ export interface paths {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -3839,7 +3933,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -3847,9 +3943,10 @@ export interface paths {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -3943,7 +4040,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4050,7 +4149,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4114,7 +4215,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4225,7 +4328,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4271,7 +4376,9 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -4354,22 +4461,39 @@ export interface components {
             [key: string]: components["schemas"]["Link"] | components["schemas"]["Link"][];
         };
         /**
+         * @description The HAL links of a stored resource: `self` always; the other relations by name, one link or (rarely) an array
+         *     of links. Each resource's schema names the relations it has (`edit` and `delete` only where the caller may).
+         */
+        ItemLinks: {
+            self: components["schemas"]["Link"];
+        } & {
+            [key: string]: components["schemas"]["Link"] | components["schemas"]["Link"][];
+        };
+        /**
          * @description The page's place in the listing. **The count is bounded** so that a page costs the same at a thousand rows as at
          *     a million: a page that is not full knows the exact total; otherwise the matching rows are counted up to 1,000
          *     beyond the end of the page. When more match, `totalElements` is a lower bound (the end of the page plus
          *     1,001), `next` leads on and the `last` link is left out — a `next` without a `last` means "more than counted".
          */
         PageMetadata: {
-            /** @example 20 */
+            /**
+             * Format: int32
+             * @example 20
+             */
             size: number;
             /**
+             * Format: int64
              * @description Exact, or a lower bound when the listing has no `last` link (see above).
              * @example 1
              */
             totalElements: number;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             totalPages: number;
             /**
+             * Format: int32
              * @description zero-based current page
              * @example 0
              */
@@ -4390,15 +4514,21 @@ export interface components {
             created_by: string | null;
             /** @example admin@demo.local */
             modified_by: string | null;
-            _links: components["schemas"]["Links"];
+            _links: components["schemas"]["ItemLinks"];
         };
         /**
-         * @description A related resource as URI, any URI ending in its uid, or the bare uid.
+         * @description A related resource as URI, any URI ending in its uid, or the bare uid. A required reference cannot be `null`:
+         *     `null` and `""` answer 400 `<field>: is required`, as an absent one does (docs/contract.md §4.1).
          * @example https://portal.example.com/api/groups/7a1b2c3d4e5f40718293a4b5c6d7e8f9
          */
-        Reference: string | null;
-        /** @description References (URIs or uids); `null` is the empty list (the Terraform provider sends `null` for no viewers). */
-        ReferenceList: components["schemas"]["Reference"][] | null;
+        Reference: string;
+        /**
+         * @description A related resource as URI, any URI ending in its uid, or the bare uid; `null` (or `""`) is none and clears it.
+         * @example https://portal.example.com/api/groups/7a1b2c3d4e5f40718293a4b5c6d7e8f9
+         */
+        NullableReference: string | null;
+        /** @description References (URIs or uids); `null` is the empty list (the Terraform provider sends `null` for no viewers), and `null` or `""` items are skipped. */
+        ReferenceList: components["schemas"]["NullableReference"][] | null;
         /**
          * @description String keys to string values. PATCH merges it key by key: `null` removes a key and `{}` clears the map. On
          *     create and PUT a `null` value is the same as leaving the key out. Keys are plain data (`__proto__` too).
@@ -4410,7 +4540,10 @@ export interface components {
             [key: string]: string | null;
         } | null;
         AuthenticationMethod: {
-            /** @example 1 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             rank: number;
             /**
              * @example SSL
@@ -4448,18 +4581,6 @@ export interface components {
          *     }
          */
         SearchIndex: {
-            _links: components["schemas"]["Links"];
-        };
-        /** @description The targets of a to-many association, under the target's collection relation. */
-        AssociationCollection: {
-            _embedded: {
-                [key: string]: Record<string, never>[];
-            };
-            _links: components["schemas"]["Links"];
-        };
-        /** @description Any HAL item (the target of a to-one association). */
-        HalItem: {
-            uid?: string;
             _links: components["schemas"]["Links"];
         };
         /**
@@ -4563,7 +4684,11 @@ export interface components {
          *       "accessType": "CONSUMER"
          *     }
          */
-        ApplicationAccessCreate: components["schemas"]["ApplicationAccessRequestBody"] & unknown;
+        ApplicationAccessCreate: components["schemas"]["ApplicationAccessRequestBody"] & {
+            application: components["schemas"]["Reference"];
+            stream: components["schemas"]["Reference"];
+            accessType: components["schemas"]["AccessType"];
+        };
         /** @description A grant as its access embeds it. */
         GrantInAccess: {
             uid: string;
@@ -4577,8 +4702,8 @@ export interface components {
              * @example 2026-11-21T11:02:45
              */
             processedAt: string | null;
-            /** @description The environment's summary. */
-            environment: Record<string, never> | null;
+            /** @description The environment as embedded: its fields and `_links.self`. */
+            environment: components["schemas"]["Environment"] | null;
             _links: components["schemas"]["Links"];
         };
         /**
@@ -4592,7 +4717,37 @@ export interface components {
          *       "_embedded": {
          *         "application": {
          *           "uid": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *           "applicationId": "com.example.billing",
+         *           "name": "Billing",
          *           "shortName": "billing",
+         *           "description": null,
+         *           "applicationType": "Custom",
+         *           "type": "Java",
+         *           "applicationClass": null,
+         *           "applicationClassVersion": null,
+         *           "visibility": "Public",
+         *           "allApplicationIds": [
+         *             "com.example.billing"
+         *           ],
+         *           "owners": {
+         *             "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *             "name": "Payments Team",
+         *             "emailAddress": null,
+         *             "phoneNumber": null,
+         *             "_embedded": {
+         *               "members": []
+         *             },
+         *             "_links": {
+         *               "self": {
+         *                 "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *               },
+         *               "members": []
+         *             }
+         *           },
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/applications/5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0"
@@ -4602,6 +4757,16 @@ export interface components {
          *         "stream": {
          *           "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
          *           "name": "payments",
+         *           "description": null,
+         *           "keyType": "String",
+         *           "valueType": "AVRO",
+         *           "retentionPolicy": "delete",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
@@ -4619,7 +4784,22 @@ export interface components {
          *             "processedAt": null,
          *             "environment": {
          *               "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *               "name": "Acceptance",
          *               "shortName": "acc",
+         *               "description": null,
+         *               "color": "#80affe",
+         *               "retentionTime": 604800000,
+         *               "partitions": 2,
+         *               "authorizationIssuer": "Stream owner",
+         *               "visibility": "Public",
+         *               "properties": {},
+         *               "settings": {},
+         *               "private": false,
+         *               "autoApproved": false,
+         *               "created_at": "2026-11-21T10:15:30",
+         *               "modified_at": "2026-11-21T10:15:30",
+         *               "created_by": "admin@demo.local",
+         *               "modified_by": "admin@demo.local",
          *               "_links": {
          *                 "self": {
          *                   "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
@@ -4665,9 +4845,20 @@ export interface components {
         ApplicationAccess: components["schemas"]["Common"] & {
             accessType: components["schemas"]["AccessType"];
             _embedded?: {
-                application?: Record<string, never>;
-                stream?: Record<string, never>;
+                application?: components["schemas"]["Application"];
+                stream?: components["schemas"]["Stream"];
                 grants?: components["schemas"]["GrantInAccess"][];
+            };
+            /** @description `applicationAccess`, `application`, `stream`, `grants`, `createApplicationAccessGrant`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                applicationAccess?: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                stream?: components["schemas"]["Link"];
+                grants?: components["schemas"]["Link"];
+                createApplicationAccessGrant?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         ApplicationAccessCollection: {
@@ -4804,6 +4995,7 @@ export interface components {
                 uid: string;
                 name: string;
                 shortName: string;
+                /** Format: int32 */
                 optLock: number;
                 instance?: Record<string, never> | null;
                 owners?: Record<string, never> | null;
@@ -4829,7 +5021,37 @@ export interface components {
          *       "_embedded": {
          *         "application": {
          *           "uid": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
+         *           "applicationId": "com.example.billing",
+         *           "name": "Billing",
          *           "shortName": "billing",
+         *           "description": null,
+         *           "applicationType": "Custom",
+         *           "type": "Java",
+         *           "applicationClass": null,
+         *           "applicationClassVersion": null,
+         *           "visibility": "Public",
+         *           "allApplicationIds": [
+         *             "com.example.billing"
+         *           ],
+         *           "owners": {
+         *             "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *             "name": "Payments Team",
+         *             "emailAddress": null,
+         *             "phoneNumber": null,
+         *             "_embedded": {
+         *               "members": []
+         *             },
+         *             "_links": {
+         *               "self": {
+         *                 "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *               },
+         *               "members": []
+         *             }
+         *           },
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/applications/5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0"
@@ -4839,6 +5061,16 @@ export interface components {
          *         "stream": {
          *           "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
          *           "name": "payments",
+         *           "description": null,
+         *           "keyType": "String",
+         *           "valueType": "AVRO",
+         *           "retentionPolicy": "delete",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
@@ -4847,7 +5079,22 @@ export interface components {
          *         },
          *         "environment": {
          *           "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *           "name": "Acceptance",
          *           "shortName": "acc",
+         *           "description": null,
+         *           "color": "#80affe",
+         *           "retentionTime": 604800000,
+         *           "partitions": 2,
+         *           "authorizationIssuer": "Stream owner",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "settings": {},
+         *           "private": false,
+         *           "autoApproved": false,
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
@@ -4888,9 +5135,24 @@ export interface components {
          */
         ApplicationAccessGrant: components["schemas"]["Common"] & components["schemas"]["GrantScalars"] & {
             _embedded?: {
-                application?: Record<string, never>;
-                stream?: Record<string, never>;
-                environment?: Record<string, never>;
+                application?: components["schemas"]["Application"];
+                stream?: components["schemas"]["Stream"];
+                environment?: components["schemas"]["Environment"];
+            };
+            /** @description `applicationAccessGrant`, `application`, `stream`, `environment`, `applicationAccess`, `edit` where the caller may, and the actions the grant's state and the caller allow (`approve`, `deny`, `revoke`, `cancel`); `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                applicationAccessGrant?: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                stream?: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                applicationAccess?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+                approve?: components["schemas"]["Link"];
+                deny?: components["schemas"]["Link"];
+                revoke?: components["schemas"]["Link"];
+                cancel?: components["schemas"]["Link"];
             };
         };
         ApplicationAccessGrantCollection: {
@@ -5279,8 +5541,24 @@ export interface components {
             /** @enum {string} */
             state: "Stopped" | "Running";
             _embedded?: {
-                application?: Record<string, never>;
-                environment?: Record<string, never>;
+                application?: components["schemas"]["Application"];
+                environment?: components["schemas"]["Environment"];
+            };
+            /** @description `applicationDeployment`, `application`, `environment`, `status`, `logs`, `edit` and `delete` where the caller may, and the operations the state allows the application's editors (`start`, `stop`, `restart`, `reset`, `restartTask`); `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                applicationDeployment?: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                status?: components["schemas"]["Link"];
+                logs?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+                start?: components["schemas"]["Link"];
+                stop?: components["schemas"]["Link"];
+                restart?: components["schemas"]["Link"];
+                reset?: components["schemas"]["Link"];
+                restartTask?: components["schemas"]["Link"];
             };
         };
         ApplicationDeploymentCollection: {
@@ -5324,6 +5602,7 @@ export interface components {
                 workerId?: string;
             } | null;
             taskStates: {
+                /** Format: int32 */
                 id?: number;
                 status?: string;
                 trace?: string | null;
@@ -5331,10 +5610,13 @@ export interface components {
             }[] | null;
             ksmlStatus: {
                 status?: string;
+                /** Format: int32 */
                 replicas?: number | null;
+                /** Format: int32 */
                 readyReplicas?: number | null;
                 appVersion?: string | null;
                 deployedAt?: string | null;
+                /** Format: int32 */
                 restartsCount?: number;
                 lastRestart?: string | null;
             } | null;
@@ -5346,13 +5628,16 @@ export interface components {
          *     }
          */
         DeploymentOperation: {
-            /** @description START, STOP, RESTART, RESET, RESTART_TASK, VIEW_STATUS or VIEW_LOGS (any case); or in the query. */
-            action?: string | null;
+            /**
+             * @description Matched ignoring case, spaces, `_` and `-` (`restart-task` is RESTART_TASK); or in the query.
+             * @enum {string|null}
+             */
+            action?: "START" | "STOP" | "RESTART" | "RESET" | "RESTART_TASK" | "VIEW_STATUS" | "VIEW_LOGS" | null;
             /**
              * @description RESTART_TASK only: 0 to tasks.max − 1, as a number or a string of digits.
              * @example 0
              */
-            taskId?: unknown;
+            taskId?: number | (string | null);
         };
         /**
          * @example {
@@ -5382,7 +5667,7 @@ export interface components {
             environment: components["schemas"]["Reference"];
         };
         /**
-         * @description A replacement certificate (and optionally its key); `application` and `environment` may be re-sent unchanged only.
+         * @description A replacement certificate (and optionally its key); `application`, `environment` and `custom` may be re-sent unchanged only (another value answers 422).
          * @example {
          *       "principal": "-----BEGIN CERTIFICATE-----\nMIIC…\n-----END CERTIFICATE-----"
          *     }
@@ -5390,6 +5675,8 @@ export interface components {
         ApplicationPrincipalDTO: {
             principal?: string;
             privateKey?: string | null;
+            /** @description Write-only: the principal's kind as created; it cannot change. */
+            custom?: boolean | null;
             application?: components["schemas"]["Reference"];
             environment?: components["schemas"]["Reference"];
         };
@@ -5447,8 +5734,18 @@ export interface components {
             fingerprint: string | null;
             privateKeyUploaded: boolean;
             _embedded?: {
-                application?: Record<string, never>;
-                environment?: Record<string, never>;
+                application?: components["schemas"]["Application"];
+                environment?: components["schemas"]["Environment"];
+            };
+            /** @description `applicationPrincipal`, `application`, `environment`, `edit` and `delete` where the caller may, and `activate` for an inactive Connector principal its application's editors may activate; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                applicationPrincipal?: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+                activate?: components["schemas"]["Link"];
             };
         };
         ApplicationPrincipalCollection: {
@@ -5524,7 +5821,13 @@ export interface components {
          *       "owners": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
          *     }
          */
-        ApplicationCreate: components["schemas"]["ApplicationFields"] & unknown;
+        ApplicationCreate: components["schemas"]["ApplicationFields"] & {
+            applicationId: string;
+            name: string;
+            shortName: string;
+            applicationType: string;
+            owners: components["schemas"]["Reference"];
+        };
         /** @description The owners group inline (docs/contract.md §5.10), with its members embedded. */
         OwnersGroup: {
             uid: string;
@@ -5538,7 +5841,7 @@ export interface components {
             created_by?: string | null;
             modified_by?: string | null;
             _embedded?: {
-                members?: Record<string, never>[];
+                members?: components["schemas"]["User"][];
             };
             _links: components["schemas"]["Links"];
         };
@@ -5616,8 +5919,19 @@ export interface components {
             allApplicationIds: string[];
             owners: components["schemas"]["OwnersGroup"];
             _embedded?: {
-                owners?: Record<string, never>;
-                viewers?: Record<string, never>[];
+                owners?: components["schemas"]["GroupSummary"];
+                viewers?: components["schemas"]["GroupSummary"][];
+            };
+            /** @description `application`, `owners`, `viewers`, `createApplicationPrincipal`, `createApplicationAccess`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                application?: components["schemas"]["Link"];
+                owners?: components["schemas"]["Link"];
+                viewers?: components["schemas"]["Link"];
+                createApplicationPrincipal?: components["schemas"]["Link"];
+                createApplicationAccess?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         ApplicationCollection: {
@@ -5676,6 +5990,12 @@ export interface components {
             email: string;
         } | null;
         /**
+         * @description What happened (docs/contract.md §8), as `GET /audit-history/actions` lists them. As a query value matched ignoring case.
+         * @example TOPIC_CONFIGURED
+         * @enum {string}
+         */
+        AuditAction: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED";
+        /**
          * @description One entry of the audit history. Never changed once written.
          * @example {
          *       "uid": "5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0",
@@ -5702,11 +6022,7 @@ export interface components {
             /** @example 5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0 */
             uid: string;
             timestamp: components["schemas"]["Timestamp"];
-            /**
-             * @description One of `GET /audit-history/actions`.
-             * @example TOPIC_CONFIGURED
-             */
-            action: string;
+            action: components["schemas"]["AuditAction"];
             /**
              * @description E-mail address of the caller (`system` for the first start and migrations; `admin-cli` for `npm run admin`, with the operating-system account and host that ran it as `actorName`).
              * @example admin@demo.local
@@ -5723,6 +6039,7 @@ export interface components {
              */
             tenant: string | null;
             /**
+             * @description The kind of resource the entry is filed under; streams are `Topic`. As a query value matched ignoring case (`stream` is Topic).
              * @example Topic
              * @enum {string}
              */
@@ -5765,7 +6082,7 @@ export interface components {
          *       "BROWSED"
          *     ]
          */
-        AuditActionList: string[];
+        AuditActionList: components["schemas"]["AuditAction"][];
         /** @description Writable fields of a cluster. */
         ClusterFields: {
             /**
@@ -5814,7 +6131,10 @@ export interface components {
          *       ]
          *     }
          */
-        ClusterCreate: components["schemas"]["ClusterFields"] & unknown;
+        ClusterCreate: components["schemas"]["ClusterFields"] & {
+            name: string;
+            bootstrapServers: string[];
+        };
         /**
          * @example {
          *       "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
@@ -5858,6 +6178,13 @@ export interface components {
             /** @enum {string} */
             providerType: "AIVEN" | "APACHE_KAFKA" | "CONFLUENT_CLOUD";
             apiUrl: string | null;
+            /** @description `cluster`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                cluster?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         ClusterCollection: {
             _embedded: {
@@ -5889,6 +6216,7 @@ export interface components {
              */
             retentionTime?: number;
             /**
+             * Format: int32
              * @description Default partitions of new stream configs.
              * @example 2
              */
@@ -5927,7 +6255,12 @@ export interface components {
          *       "owners": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
          *     }
          */
-        EnvironmentCreate: components["schemas"]["EnvironmentFields"] & unknown;
+        EnvironmentCreate: components["schemas"]["EnvironmentFields"] & {
+            name: string;
+            shortName: string;
+            instance: components["schemas"]["Reference"];
+            owners: components["schemas"]["Reference"];
+        };
         /**
          * @example {
          *       "uid": "5e6f7a1b2c3d4e5f40718293a4b5c6d7",
@@ -5976,6 +6309,7 @@ export interface components {
             color: string;
             /** Format: int64 */
             retentionTime: number;
+            /** Format: int32 */
             partitions: number;
             /** @enum {string} */
             authorizationIssuer: "Stream owner" | "Auto";
@@ -5992,9 +6326,20 @@ export interface components {
             /** @description `authorizationIssuer` is Auto. */
             autoApproved: boolean;
             _embedded?: {
-                instance?: Record<string, never>;
-                owners?: Record<string, never>;
-                viewers?: Record<string, never>[];
+                instance?: components["schemas"]["Instance"];
+                owners?: components["schemas"]["GroupSummary"];
+                viewers?: components["schemas"]["GroupSummary"][];
+            };
+            /** @description `environment`, `instance`, `owners`, `viewers`, `synchronize`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                instance?: components["schemas"]["Link"];
+                owners?: components["schemas"]["Link"];
+                viewers?: components["schemas"]["Link"];
+                synchronize?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         EnvironmentCollection: {
@@ -6028,7 +6373,34 @@ export interface components {
          *       ]
          *     }
          */
-        GroupCreate: components["schemas"]["GroupFields"] & unknown;
+        GroupCreate: components["schemas"]["GroupFields"] & {
+            name: string;
+        };
+        /**
+         * @description A group as another resource embeds it: its fields and `_links.self`.
+         * @example {
+         *       "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *       "name": "Team Orders",
+         *       "emailAddress": {
+         *         "email": "team-orders@example.com"
+         *       },
+         *       "phoneNumber": null,
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "admin@demo.local",
+         *       "modified_by": "admin@demo.local",
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/groups/0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f"
+         *         }
+         *       }
+         *     }
+         */
+        GroupSummary: components["schemas"]["Common"] & {
+            name: string;
+            emailAddress: components["schemas"]["EmailAddress"];
+            phoneNumber: string | null;
+        };
         /**
          * @example {
          *       "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
@@ -6048,9 +6420,23 @@ export interface components {
          *             "firstName": "Jane",
          *             "middleName": null,
          *             "lastName": "Doe",
+         *             "fullName": "Jane Doe",
          *             "emailAddress": {
          *               "email": "jane.doe@example.com"
          *             },
+         *             "phoneNumber": null,
+         *             "roles": [
+         *               {
+         *                 "name": "STREAM_AUTHOR"
+         *               }
+         *             ],
+         *             "settings": {},
+         *             "serviceAccount": false,
+         *             "clientId": null,
+         *             "created_at": "2026-11-21T10:15:30",
+         *             "modified_at": "2026-11-21T10:15:30",
+         *             "created_by": "admin@demo.local",
+         *             "modified_by": "admin@demo.local",
          *             "_links": {
          *               "self": {
          *                 "href": "https://portal.example.com/api/users/7a1b2c3d4e5f40718293a4b5c6d7e8f9"
@@ -6091,20 +6477,21 @@ export interface components {
          *       }
          *     }
          */
-        Group: components["schemas"]["Common"] & {
-            name: string;
-            emailAddress: components["schemas"]["EmailAddress"];
-            phoneNumber: string | null;
+        Group: components["schemas"]["GroupSummary"] & {
             _embedded?: {
-                members?: Record<string, never>[];
-                managers?: Record<string, never>[];
-                resourceManagers?: Record<string, never>[];
+                members?: components["schemas"]["User"][];
+                managers?: components["schemas"]["User"][];
+                resourceManagers?: components["schemas"]["User"][];
             };
             /** @description `members` is always an array (one templated user link per member, `[]` when none); `managers` and `resourceManagers` are templated links to the association endpoints. */
-            _links?: {
+            _links: {
+                self: components["schemas"]["Link"];
+                group: components["schemas"]["Link"];
                 members: components["schemas"]["GroupProjectionLink"][];
                 managers: components["schemas"]["GroupProjectionLink"];
                 resourceManagers: components["schemas"]["GroupProjectionLink"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         GroupCollection: {
@@ -6237,7 +6624,7 @@ export interface components {
              */
             topicNamePattern?: string;
             clusters?: components["schemas"]["ReferenceList"];
-            supportTier?: components["schemas"]["Reference"];
+            supportTier?: components["schemas"]["NullableReference"];
             /** @description Defaults to the tenant's supported authentication methods. */
             enabledAuthenticationMethods?: components["schemas"]["AuthenticationMethod"][];
             /** @example false */
@@ -6256,7 +6643,10 @@ export interface components {
          *       "supportTier": "https://portal.example.com/api/support_tiers/5e6f7a1b2c3d4e5f40718293a4b5c6d7"
          *     }
          */
-        InstanceCreate: components["schemas"]["InstanceFields"] & unknown;
+        InstanceCreate: components["schemas"]["InstanceFields"] & {
+            name: string;
+            shortName: string;
+        };
         /**
          * @example {
          *       "uid": "7a1b2c3d4e5f40718293a4b5c6d7e8f9",
@@ -6305,9 +6695,18 @@ export interface components {
             granularBrowsePermission: boolean;
             connectEnabled: boolean;
             _embedded?: {
-                clusters?: Record<string, never>[];
-                /** @description Summary of the support tier; absent when unset. */
-                supportTier?: Record<string, never>;
+                clusters?: components["schemas"]["Cluster"][];
+                /** @description The support tier; absent when unset. */
+                supportTier?: components["schemas"]["SupportTier"];
+            };
+            /** @description `instance`, `clusters`, `supportTier`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                instance?: components["schemas"]["Link"];
+                clusters?: components["schemas"]["Link"];
+                supportTier?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         InstanceCollection: {
@@ -6348,20 +6747,21 @@ export interface components {
          */
         ProviderFields: {
             /**
-             * @description AIVEN, APACHE_KAFKA or CONFLUENT_CLOUD.
+             * @description Matched ignoring case, spaces, `_` and `-`.
              * @example AIVEN
+             * @enum {string}
              */
-            "Svc-Provider-Type"?: string;
+            "Svc-Provider-Type"?: "AIVEN" | "APACHE_KAFKA" | "CONFLUENT_CLOUD";
             /** @description The Aiven project the token is valid for. */
             "Svc-Project-Id-A"?: string | null;
-            /** @description An Aiven API token (a string). */
-            "Svc-Auth-Token-A"?: unknown;
+            /** @description An Aiven API token. */
+            "Svc-Auth-Token-A"?: string | null;
             /** @description The Aiven Kafka service to discover and import from. */
             "Svc-Service-Name-A"?: string | null;
             /** @description A Confluent Cloud API key. */
             "Svc-Api-Key-C"?: string | null;
-            /** @description The secret of that key (a string). */
-            "Svc-Secret-C"?: unknown;
+            /** @description The secret of that key. */
+            "Svc-Secret-C"?: string | null;
             /** @description Broker addresses, `host:port[,host:port…]`. */
             "Svc-Bootstrap-Server-B"?: string | null;
             /** @description MTLS, SASL/PLAIN, SASL/SCRAM-SHA-256 or SASL/SCRAM-SHA-512. */
@@ -6370,10 +6770,10 @@ export interface components {
             "Svc-Broker-Security-Protocol-Type-B"?: string | null;
             /** @description SASL user. */
             "Svc-Broker-Username-B"?: string | null;
-            /** @description SASL password (a string). */
-            "Svc-Broker-Password-B"?: unknown;
-            /** @description MTLS: Base64 of the client's PEM private key (a string). */
-            "Svc-Broker-Private-Key-B"?: unknown;
+            /** @description SASL password. */
+            "Svc-Broker-Password-B"?: string | null;
+            /** @description MTLS: Base64 of the client's PEM private key. */
+            "Svc-Broker-Private-Key-B"?: string | null;
             /** @description MTLS: Base64 of the client's PEM certificate (chain). */
             "Svc-Broker-Cert-B"?: string | null;
             /** @description "true" or "false". */
@@ -6386,12 +6786,12 @@ export interface components {
             "Svc-Sr-Protocol-Type-B"?: string | null;
             /** @description Basic-Auth user. */
             "Svc-Sr-Username-B"?: string | null;
-            /** @description Basic-Auth password (a string). */
-            "Svc-Sr-Password-B"?: unknown;
+            /** @description Basic-Auth password. */
+            "Svc-Sr-Password-B"?: string | null;
             /** @description MTLS: Base64 of the PEM client certificate. */
             "Svc-Sr-Cert-B"?: string | null;
-            /** @description MTLS: Base64 of the PEM private key (a string). */
-            "Svc-Sr-Private-Key-B"?: unknown;
+            /** @description MTLS: Base64 of the PEM private key. */
+            "Svc-Sr-Private-Key-B"?: string | null;
             /** @description "true" or "false". */
             "Svc-Sr-CA-Validation-B"?: string | null;
             /** @description Base64 of the PEM CA certificate(s) to trust. */
@@ -6447,11 +6847,20 @@ export interface components {
          *     }
          */
         ResourceCounters: {
-            /** @description Topics whose names do not start with `_`. */
+            /**
+             * Format: int32
+             * @description Topics whose names do not start with `_`.
+             */
             streams: number;
-            /** @description Distinct ACL principals (0 where the cluster has no ACLs or does not say). */
+            /**
+             * Format: int32
+             * @description Distinct ACL principals (0 where the cluster has no ACLs or does not say).
+             */
             applications: number;
-            /** @description Distinct schema registry subjects. */
+            /**
+             * Format: int32
+             * @description Distinct schema registry subjects.
+             */
             schemas: number;
         };
         /**
@@ -6471,12 +6880,16 @@ export interface components {
             subject: string;
             /** @enum {string} */
             type: "AVRO" | "PROTOBUF" | "JSON";
+            /** Format: int32 */
             version: number;
         } | null;
         WizardTopic: {
             name: string;
+            /** Format: int32 */
             partitions: number;
+            /** Format: int32 */
             replicationFactor: number;
+            /** Format: int64 */
             retentionMs: number | null;
             cleanupPolicy: string | null;
             configs: {
@@ -6526,7 +6939,10 @@ export interface components {
          *     }
          */
         WizardTopicsInfo: {
-            /** @description `topics.length`. */
+            /**
+             * Format: int32
+             * @description `topics.length`.
+             */
             total: number;
             topics: components["schemas"]["WizardTopic"][];
         };
@@ -6575,7 +6991,9 @@ export interface components {
             integrity?: string | null;
         };
         WizardCount: {
+            /** Format: int32 */
             created: number;
+            /** Format: int32 */
             existing: number;
         };
         /**
@@ -6630,6 +7048,7 @@ export interface components {
              */
             name?: string;
             /**
+             * Format: int32
              * @description Rank: a higher level is a stronger confidentiality.
              * @example 3
              */
@@ -6645,7 +7064,11 @@ export interface components {
          *       "description": "For a limited group with a business need"
          *     }
          */
-        ConfidentialityCreate: components["schemas"]["ConfidentialityFields"] & unknown;
+        ConfidentialityCreate: components["schemas"]["ConfidentialityFields"] & {
+            name: string;
+            /** Format: int32 */
+            level: number;
+        };
         /**
          * @example {
          *       "uid": "3c4d5e6f7a1b2c3d4e5f40718293a4b5",
@@ -6674,8 +7097,16 @@ export interface components {
          */
         Confidentiality: components["schemas"]["Common"] & {
             name: string;
+            /** Format: int32 */
             level: number;
             description: string | null;
+            /** @description `confidentiality`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                confidentiality?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         ConfidentialityCollection: {
             _embedded: {
@@ -6684,7 +7115,7 @@ export interface components {
             _links: components["schemas"]["Links"];
             page: components["schemas"]["PageMetadata"];
         };
-        /** @description Writable fields of a integrity. */
+        /** @description Writable fields of an integrity. */
         IntegrityFields: {
             /**
              * @description Unique per tenant (case-insensitive).
@@ -6692,6 +7123,7 @@ export interface components {
              */
             name?: string;
             /**
+             * Format: int32
              * @description Rank: a higher level is a stronger integrity.
              * @example 3
              */
@@ -6700,14 +7132,18 @@ export interface components {
             description?: string | null;
         };
         /**
-         * @description A integrity to create (POST) or the full replacement (PUT); an absent description is null.
+         * @description An integrity to create (POST) or the full replacement (PUT); an absent description is null.
          * @example {
          *       "name": "High",
          *       "level": 3,
          *       "description": "Data must be complete and correct at all times"
          *     }
          */
-        IntegrityCreate: components["schemas"]["IntegrityFields"] & unknown;
+        IntegrityCreate: components["schemas"]["IntegrityFields"] & {
+            name: string;
+            /** Format: int32 */
+            level: number;
+        };
         /**
          * @example {
          *       "uid": "4d5e6f7a1b2c3d4e5f40718293a4b5c6",
@@ -6736,8 +7172,16 @@ export interface components {
          */
         Integrity: components["schemas"]["Common"] & {
             name: string;
+            /** Format: int32 */
             level: number;
             description: string | null;
+            /** @description `integrity`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                integrity?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         IntegrityCollection: {
             _embedded: {
@@ -6754,6 +7198,7 @@ export interface components {
              */
             name?: string;
             /**
+             * Format: int32
              * @description Rank: a higher level is a stronger support tier.
              * @example 3
              */
@@ -6769,7 +7214,11 @@ export interface components {
          *       "description": "Around the clock with agreed response times"
          *     }
          */
-        SupportTierCreate: components["schemas"]["SupportTierFields"] & unknown;
+        SupportTierCreate: components["schemas"]["SupportTierFields"] & {
+            name: string;
+            /** Format: int32 */
+            level: number;
+        };
         /**
          * @example {
          *       "uid": "5e6f7a1b2c3d4e5f40718293a4b5c6d7",
@@ -6798,8 +7247,16 @@ export interface components {
          */
         SupportTier: components["schemas"]["Common"] & {
             name: string;
+            /** Format: int32 */
             level: number;
             description: string | null;
+            /** @description `supportTier`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                supportTier?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         SupportTierCollection: {
             _embedded: {
@@ -6876,7 +7333,10 @@ export interface components {
          *       ]
          *     }
          */
-        ConnectPluginCreate: components["schemas"]["ConnectPluginFields"] & unknown;
+        ConnectPluginCreate: components["schemas"]["ConnectPluginFields"] & {
+            pluginClass: string;
+            pluginType: string;
+        };
         /**
          * @example {
          *       "uid": "6f7a1b2c3d4e5f40718293a4b5c6d7e8",
@@ -6932,6 +7392,13 @@ export interface components {
                 defaultValue: string | null;
                 documentation: string | null;
             }[];
+            /** @description `connectPlugin`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                connectPlugin?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
         };
         ConnectPluginCollection: {
             _embedded: {
@@ -6996,7 +7463,7 @@ export interface components {
              * @example Payments made by customers
              */
             description?: string | null;
-            owners?: components["schemas"]["Reference"];
+            owners?: components["schemas"]["NullableReference"];
             type?: components["schemas"]["SchemaType"];
         };
         /** @description The owners group in short, or null. */
@@ -7032,7 +7499,7 @@ export interface components {
         SchemaFields: {
             /** @example Payments made by customers */
             description?: string | null;
-            owners?: components["schemas"]["Reference"];
+            owners?: components["schemas"]["NullableReference"];
         };
         /**
          * @example {
@@ -7074,7 +7541,16 @@ export interface components {
                 name?: string;
             } | null;
             _embedded?: {
-                owners?: Record<string, never>;
+                owners?: components["schemas"]["GroupSummary"];
+            };
+            /** @description `schema`, `owners`, `versions`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                schema?: components["schemas"]["Link"];
+                owners?: components["schemas"]["Link"];
+                versions?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         SchemaCollection: {
@@ -7111,8 +7587,16 @@ export interface components {
             /** @description The document as uploaded. */
             schemaBody: string;
             _embedded?: {
-                /** @description The schema in summary, with `owners: {uid, name} | null`. */
-                schema?: Record<string, never>;
+                /** @description The schema, with `owners: {uid, name} | null`. */
+                schema?: components["schemas"]["Schema"];
+            };
+            /** @description `schemaVersion`, `schema`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                schemaVersion?: components["schemas"]["Link"];
+                schema?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         /**
@@ -7148,6 +7632,7 @@ export interface components {
                 description: string | null;
                 type: components["schemas"]["SchemaType"];
                 owners: components["schemas"]["OwnersRef"];
+                /** Format: int32 */
                 optLock: number;
                 created_at?: string;
                 modified_at?: string;
@@ -7170,11 +7655,13 @@ export interface components {
             stream?: components["schemas"]["Reference"];
             environment?: components["schemas"]["Reference"];
             /**
+             * Format: int32
              * @description Immutable; absent on create = the environment's `partitions`.
              * @example 3
              */
             partitions?: number | null;
             /**
+             * Format: int64
              * @description Milliseconds; absent (create, PUT) or `null` = the environment's `retentionTime`.
              * @example 604800000
              */
@@ -7189,8 +7676,8 @@ export interface components {
              *     }
              */
             properties?: components["schemas"]["StringMap"];
-            keySchemaVersion?: components["schemas"]["Reference"];
-            valueSchemaVersion?: components["schemas"]["Reference"];
+            keySchemaVersion?: components["schemas"]["NullableReference"];
+            valueSchemaVersion?: components["schemas"]["NullableReference"];
             /**
              * @description Write-only, never stored: replace a pinned version even when the new one is not backward compatible.
              * @example false
@@ -7209,7 +7696,10 @@ export interface components {
          *       }
          *     }
          */
-        StreamConfigCreate: components["schemas"]["StreamConfigFields"] & unknown;
+        StreamConfigCreate: components["schemas"]["StreamConfigFields"] & {
+            stream: components["schemas"]["Reference"];
+            environment: components["schemas"]["Reference"];
+        };
         /**
          * @example {
          *       "uid": "9a8b7c6d5e4f40318293a4b5c6d7e8f9",
@@ -7227,6 +7717,16 @@ export interface components {
          *         "stream": {
          *           "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
          *           "name": "payments",
+         *           "description": null,
+         *           "keyType": "String",
+         *           "valueType": "AVRO",
+         *           "retentionPolicy": "delete",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
@@ -7235,7 +7735,22 @@ export interface components {
          *         },
          *         "environment": {
          *           "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *           "name": "Acceptance",
          *           "shortName": "acc",
+         *           "description": null,
+         *           "color": "#80affe",
+         *           "retentionTime": 604800000,
+         *           "partitions": 2,
+         *           "authorizationIssuer": "Stream owner",
+         *           "visibility": "Public",
+         *           "properties": {},
+         *           "settings": {},
+         *           "private": false,
+         *           "autoApproved": false,
+         *           "created_at": "2026-11-21T10:15:30",
+         *           "modified_at": "2026-11-21T10:15:30",
+         *           "created_by": "admin@demo.local",
+         *           "modified_by": "admin@demo.local",
          *           "_links": {
          *             "self": {
          *               "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
@@ -7273,7 +7788,9 @@ export interface components {
          *     }
          */
         StreamConfig: components["schemas"]["Common"] & {
+            /** Format: int32 */
             partitions: number;
+            /** Format: int64 */
             retentionTime: number;
             properties: {
                 [key: string]: string;
@@ -7281,10 +7798,23 @@ export interface components {
             /** @description The instance's `topicNamePattern` with the lowercase tenant, instance and environment short names and the stream name, fixed at creation. */
             topicName: string;
             _embedded?: {
-                stream?: Record<string, never>;
-                environment?: Record<string, never>;
-                keySchemaVersion?: Record<string, never>;
-                valueSchemaVersion?: Record<string, never>;
+                stream?: components["schemas"]["Stream"];
+                environment?: components["schemas"]["Environment"];
+                keySchemaVersion?: components["schemas"]["SchemaVersion"];
+                valueSchemaVersion?: components["schemas"]["SchemaVersion"];
+            };
+            /** @description `streamConfig`, one link per association (`stream`, `environment`, `keySchemaVersion`, `valueSchemaVersion`), `asyncapi`, `permissions` (templated), and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                streamConfig?: components["schemas"]["Link"];
+                stream?: components["schemas"]["Link"];
+                environment?: components["schemas"]["Link"];
+                keySchemaVersion?: components["schemas"]["Link"];
+                valueSchemaVersion?: components["schemas"]["Link"];
+                asyncapi?: components["schemas"]["Link"];
+                permissions?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         /**
@@ -7362,13 +7892,20 @@ export interface components {
          */
         BrowsePermissionChange: {
             /**
-             * @description Only `browse` (any case); anything else is 400.
+             * @description Only `browse`, matched ignoring case, spaces, `_` and `-`.
              * @example browse
+             * @enum {string}
              */
-            type: string;
+            type: "browse";
             users?: components["schemas"]["ReferenceList"];
             groups?: components["schemas"]["ReferenceList"];
         };
+        /**
+         * @description The format of a stream's keys or values. Input is matched ignoring case, spaces, `_` and `-` (`json-schema` is JSON_SCHEMA); replies spell it as listed.
+         * @example AVRO
+         * @enum {string}
+         */
+        StreamDataType: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
         /** @description Writable fields of a stream (a Kafka topic, deployed per environment as a stream config). */
         StreamFields: {
             /**
@@ -7381,18 +7918,10 @@ export interface components {
              * @example Payments as they are booked
              */
             description?: string | null;
-            /**
-             * @example String
-             * @enum {string}
-             */
-            keyType?: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
-            /**
-             * @example AVRO
-             * @enum {string}
-             */
-            valueType?: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
-            keySchema?: components["schemas"]["Reference"];
-            valueSchema?: components["schemas"]["Reference"];
+            keyType?: components["schemas"]["StreamDataType"];
+            valueType?: components["schemas"]["StreamDataType"];
+            keySchema?: components["schemas"]["NullableReference"];
+            valueSchema?: components["schemas"]["NullableReference"];
             /**
              * @description `delete,compact` is stored as `compact,delete`.
              * @example delete
@@ -7406,8 +7935,8 @@ export interface components {
             visibility?: "Public" | "Private";
             owners?: components["schemas"]["Reference"];
             viewers?: components["schemas"]["ReferenceList"];
-            confidentiality?: components["schemas"]["Reference"];
-            integrity?: components["schemas"]["Reference"];
+            confidentiality?: components["schemas"]["NullableReference"];
+            integrity?: components["schemas"]["NullableReference"];
             properties?: components["schemas"]["StringMap"];
         };
         /**
@@ -7422,7 +7951,12 @@ export interface components {
          *       "retentionPolicy": "delete"
          *     }
          */
-        StreamCreate: components["schemas"]["StreamFields"] & unknown;
+        StreamCreate: components["schemas"]["StreamFields"] & {
+            name: string;
+            keyType: components["schemas"]["StreamDataType"];
+            valueType: components["schemas"]["StreamDataType"];
+            owners: components["schemas"]["Reference"];
+        };
         /**
          * @example {
          *       "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
@@ -7453,10 +7987,8 @@ export interface components {
         Stream: components["schemas"]["Common"] & {
             name: string;
             description: string | null;
-            /** @enum {string} */
-            keyType: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
-            /** @enum {string} */
-            valueType: "AVRO" | "JSON" | "Binary" | "String" | "Xml" | "PROTOBUF" | "JSON_SCHEMA";
+            keyType: components["schemas"]["StreamDataType"];
+            valueType: components["schemas"]["StreamDataType"];
             /** @enum {string} */
             retentionPolicy: "compact" | "delete" | "compact,delete";
             /** @enum {string} */
@@ -7465,12 +7997,26 @@ export interface components {
                 [key: string]: string;
             };
             _embedded?: {
-                keySchema?: Record<string, never>;
-                valueSchema?: Record<string, never>;
-                owners?: Record<string, never>;
-                viewers?: Record<string, never>[];
-                confidentiality?: Record<string, never>;
-                integrity?: Record<string, never>;
+                keySchema?: components["schemas"]["Schema"];
+                valueSchema?: components["schemas"]["Schema"];
+                owners?: components["schemas"]["GroupSummary"];
+                viewers?: components["schemas"]["GroupSummary"][];
+                confidentiality?: components["schemas"]["Confidentiality"];
+                integrity?: components["schemas"]["Integrity"];
+            };
+            /** @description `stream`, one link per association (`keySchema`, `valueSchema`, `owners`, `viewers`, `confidentiality`, `integrity`), `streamConfigs`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                stream?: components["schemas"]["Link"];
+                keySchema?: components["schemas"]["Link"];
+                valueSchema?: components["schemas"]["Link"];
+                owners?: components["schemas"]["Link"];
+                viewers?: components["schemas"]["Link"];
+                confidentiality?: components["schemas"]["Link"];
+                integrity?: components["schemas"]["Link"];
+                streamConfigs?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
             };
         };
         StreamCollection: {
@@ -7553,6 +8099,8 @@ export interface components {
          *     }
          */
         TenantCreate: components["schemas"]["TenantFields"] & {
+            name: string;
+            shortName: string;
             admin?: components["schemas"]["TenantAdmin"];
         };
         /**
@@ -7563,7 +8111,9 @@ export interface components {
          *       "logo": null
          *     }
          */
-        TenantReplace: components["schemas"]["TenantFields"] & unknown;
+        TenantReplace: components["schemas"]["TenantFields"] & {
+            name: string;
+        };
         /**
          * @example {
          *       "uid": "1b2c3d4e5f40718293a4b5c6d7e8f90a",
@@ -7632,6 +8182,10 @@ export interface components {
                 [key: string]: string;
             };
             _links?: {
+                self: components["schemas"]["Link"];
+                tenant: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
                 contact: {
                     href: string;
                     /** @enum {boolean} */
@@ -7867,6 +8421,15 @@ export interface components {
             };
             serviceAccount: boolean;
             clientId: string | null;
+            /** @description `user`, `edit`, `delete`, `assign_roles` (where the caller may assign roles) and `tenant` on the item; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                user?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+                assign_roles?: components["schemas"]["Link"];
+                tenant?: components["schemas"]["Link"];
+            };
         };
         /**
          * @description The new user; a service account created without `clientSecret` or federated identity also carries its generated `clientSecret`, shown this once.
@@ -7919,7 +8482,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed JSON, a missing or invalid body, a validation error, a bad page/size/sort value or an unknown reference. */
+        /** @description Malformed JSON, a missing or invalid body, a validation error, a bad page/size/sort value, a query value outside its list, an unknown reference, or a path or query that is not well-formed (an ill-formed percent-encoding such as `%zz`, a NUL, an unpaired surrogate), each named in `subErrors`. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -7984,7 +8547,7 @@ export interface components {
                 "application/hal+json": components["schemas"]["ApiError"];
             };
         };
-        /** @description No such path, or no such resource visible to the caller (resources of other tenants are never visible). */
+        /** @description No such path, or no such resource visible to the caller (resources of other tenants are never visible); a path value of another form than its parameter's (an `id` that is not a uid, an unknown `rel`) names nothing either. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -8024,7 +8587,7 @@ export interface components {
                 "application/hal+json": components["schemas"]["ApiError"];
             };
         };
-        /** @description A unique field is taken (case-insensitively, per tenant) or a concurrent update won. */
+        /** @description A unique field is taken (case-insensitively, per tenant), or a concurrent request won or collided with this one (read again and retry). */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -8062,7 +8625,7 @@ export interface components {
                 "application/hal+json": components["schemas"]["ApiError"];
             };
         };
-        /** @description The body exceeds MAX_BODY_BYTES (5 MiB by default). */
+        /** @description The body exceeds MAX_BODY_BYTES (5 MiB by default), also a body that the operation does not read. */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -8193,12 +8756,12 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Zero-based page number.
+         * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
          * @example 0
          */
         page: number;
         /**
-         * @description Entries per page (1–10000).
+         * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
          * @example 20
          */
         size: number;
@@ -8213,12 +8776,15 @@ export interface components {
          */
         sort: string[];
         /**
-         * @description The resource uid (32 hexadecimal characters).
+         * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+         *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+         *     another form names no resource: 404, like an unknown uid.
          * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
          */
         id: string;
         /**
-         * @description The uid of one linked resource.
+         * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+         *     accepted). A value of another form is linked to nothing: 404.
          * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
          */
         propertyId: string;
@@ -8232,9 +8798,32 @@ export interface components {
          * @example "3"
          */
         ifNoneMatch: string;
+        /**
+         * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+         *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+         *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+         *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+         * @example handling=strict
+         */
+        prefer: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The body fields this operation does not declare, which it ignored: field paths as in the error body
+         *     (`emial`, `owners[0].foo`, `properties.segment.ms`), separated by `, `. Each path is percent-encoded (UTF-8)
+         *     except `A-Z a-z 0-9 - . _ ~ [ ]`, so a path never holds a comma or a space; at most 20 paths of at most 200
+         *     characters are listed, and a last `(N more)` counts the others (`Prefer: handling=strict` names every one).
+         *     Absent when every field is known.
+         * @example emial, owners[0].foo
+         */
+        ignoredFields: string;
+        /**
+         * @description RFC 7240: the `handling` preference applied to the body, when the request asked for one.
+         * @example handling=strict
+         */
+        preferenceApplied: "handling=strict" | "handling=lenient";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -8243,12 +8832,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8281,12 +8870,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationAccessGrant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8301,6 +8900,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new grant */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8334,7 +8935,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationAccessGrantsByAttributes: {
@@ -8356,25 +8959,25 @@ export interface operations {
                  */
                 environmentId?: string;
                 /**
-                 * @description `CONSUMER` or `PRODUCER`, any case.
+                 * @description `CONSUMER` or `PRODUCER`, matched ignoring case, spaces, `_` and `-` (`consumer`); blank means no filter.
                  * @example CONSUMER
                  */
-                accessType?: string;
+                accessType?: components["schemas"]["AccessType"];
                 /**
-                 * @description Statuses, comma-joined or repeated, any case.
+                 * @description Statuses, comma-joined (`Pending,Approved`) or repeated, each matched ignoring case, spaces, `_` and `-`; blank means no filter.
                  * @example [
                  *       "Pending",
                  *       "Approved"
                  *     ]
                  */
-                statuses?: string[];
+                statuses?: components["schemas"]["GrantStatus"][];
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8408,6 +9011,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationAccessGrant: {
@@ -8422,7 +9026,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8443,8 +9049,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     approveApplicationAccessGrant: {
@@ -8456,10 +9064,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8476,17 +9094,22 @@ export interface operations {
             /** @description The approved grant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/hal+json": components["schemas"]["ApplicationAccessGrant"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8502,7 +9125,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8512,11 +9137,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8529,10 +9156,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8548,6 +9185,8 @@ export interface operations {
             /** @description The denied or revoked grant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8560,6 +9199,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8572,10 +9213,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8591,6 +9242,8 @@ export interface operations {
             /** @description The revoked grant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8603,6 +9256,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8612,7 +9267,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8620,7 +9277,7 @@ export interface operations {
                  * @description The association: `application`, `stream` or `environment` (to-one, fixed at the request).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "stream" | "environment";
             };
             cookie?: never;
         };
@@ -8637,20 +9294,22 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listApplicationAccess: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8683,12 +9342,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationAccess: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8703,6 +9372,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new access row */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8735,7 +9406,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationAccessByGrantsContaining: {
@@ -8747,12 +9420,12 @@ export interface operations {
                  */
                 applicationAccessGrant: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8785,6 +9458,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationAccessByApplicationAndStream: {
@@ -8801,12 +9475,12 @@ export interface operations {
                  */
                 stream: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -8840,6 +9514,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationAccess: {
@@ -8854,7 +9529,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8875,8 +9552,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplicationAccess: {
@@ -8888,10 +9567,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8907,6 +9596,8 @@ export interface operations {
             /** @description The access row. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8917,7 +9608,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8930,10 +9624,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8955,6 +9659,8 @@ export interface operations {
             /** @description The access row. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8965,7 +9671,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -8975,7 +9684,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -8983,7 +9694,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9000,8 +9711,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplicationAccessAssociation: {
@@ -9013,10 +9726,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9024,13 +9747,13 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AssociationBody"];
+                "application/json": components["schemas"]["AssociationBody"] | components["schemas"]["GrantEnvironmentBody"];
                 /**
                  * @example {
                  *       "links": [
@@ -9046,7 +9769,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9054,6 +9785,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -9067,10 +9799,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9078,7 +9820,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9103,13 +9845,23 @@ export interface operations {
             /** @description The requested grant; `Location` is its URI. */
             201: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/hal+json": components["schemas"]["ApplicationAccessGrant"];
                 };
             };
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9117,6 +9869,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -9130,10 +9883,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9141,7 +9904,7 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
@@ -9151,7 +9914,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9159,6 +9930,8 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -9171,10 +9944,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9182,13 +9965,13 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AssociationBody"];
+                "application/json": components["schemas"]["AssociationBody"] | components["schemas"]["GrantEnvironmentBody"];
                 /**
                  * @example {
                  *       "links": [
@@ -9204,7 +9987,15 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9212,6 +10003,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -9222,7 +10014,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9230,9 +10024,10 @@ export interface operations {
                  * @description The association: `application`, `stream` (to-one, immutable) or `grants` (to-many, the grants per environment).
                  * @example grants
                  */
-                rel: string;
+                rel: "application" | "stream" | "grants";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -9259,14 +10054,25 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationAuthentication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9281,6 +10087,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new credential */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9290,6 +10098,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -9297,7 +10106,16 @@ export interface operations {
     deleteApplicationAuthentication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9307,23 +10125,34 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listApplicationCredentials: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9356,6 +10185,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listApplicationCredentialSearches: {
@@ -9376,7 +10206,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplicationAndEnvironment: {
@@ -9393,12 +10225,12 @@ export interface operations {
                  */
                 environmentId: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9432,6 +10264,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplicationAndEnvironmentAlias: {
@@ -9448,12 +10281,12 @@ export interface operations {
                  */
                 environmentId: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9487,6 +10320,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplicationEnvironmentAndType: {
@@ -9508,12 +10342,12 @@ export interface operations {
                  */
                 type: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9547,6 +10381,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplication: {
@@ -9563,12 +10398,12 @@ export interface operations {
                  */
                 type?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9602,6 +10437,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationCredentialsByApplicationAndType: {
@@ -9618,12 +10454,12 @@ export interface operations {
                  */
                 type: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9657,6 +10493,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationCredential: {
@@ -9671,7 +10508,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9692,8 +10531,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteApplicationCredential: {
@@ -9708,7 +10549,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9718,10 +10561,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -9734,10 +10580,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9753,9 +10609,13 @@ export interface operations {
                  */
                 "application/json": {
                     description?: string | null;
+                    application?: components["schemas"]["Reference"];
+                    environment?: components["schemas"]["Reference"];
                 };
                 "application/merge-patch+json": {
                     description?: string | null;
+                    application?: components["schemas"]["Reference"];
+                    environment?: components["schemas"]["Reference"];
                 };
             };
         };
@@ -9763,6 +10623,8 @@ export interface operations {
             /** @description The credential. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9773,7 +10635,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -9783,7 +10648,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -9791,7 +10658,7 @@ export interface operations {
                  * @description The association: `application` or `environment` (to-one, fixed at generation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -9808,20 +10675,22 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listApplicationDeployments: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9854,12 +10723,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationDeployment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9874,6 +10753,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new deployment */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9904,7 +10785,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationDeploymentsByApplication: {
@@ -9916,12 +10799,12 @@ export interface operations {
                  */
                 application: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -9955,6 +10838,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationDeploymentsByApplicationAndEnvironment: {
@@ -9971,12 +10855,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10010,6 +10894,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationDeployment: {
@@ -10024,7 +10909,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10045,8 +10932,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplicationDeployment: {
@@ -10058,10 +10947,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10077,6 +10976,8 @@ export interface operations {
             /** @description The deployment. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10087,7 +10988,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -10103,7 +11007,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10117,7 +11023,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -10130,10 +11038,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10150,6 +11068,8 @@ export interface operations {
             /** @description The deployment. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10160,15 +11080,21 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
     operateApplicationDeployment: {
         parameters: {
             query?: {
-                /** @example START */
-                action?: string;
+                /**
+                 * @description The action, matched ignoring case, spaces, `_` and `-` (`restart-task`); or in the body.
+                 * @example START
+                 */
+                action?: "START" | "STOP" | "RESTART" | "RESET" | "RESTART_TASK" | "VIEW_STATUS" | "VIEW_LOGS";
             };
             header?: {
                 /**
@@ -10176,10 +11102,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10195,6 +11131,8 @@ export interface operations {
             /** @description The status after the operation (`{logs}` for VIEW_LOGS). */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10208,6 +11146,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getApplicationDeploymentStatus: {
@@ -10216,7 +11156,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10234,8 +11176,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["DeploymentStatus"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationDeploymentLogs: {
@@ -10244,7 +11188,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10262,8 +11208,10 @@ export interface operations {
                     "application/json": components["schemas"]["DeploymentLogs"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationDeploymentAssociation: {
@@ -10272,7 +11220,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10280,7 +11230,7 @@ export interface operations {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -10297,20 +11247,22 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listApplicationPrincipals: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10343,12 +11295,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplicationPrincipal: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10372,6 +11334,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new principal */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10405,7 +11369,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationPrincipalsByApplication: {
@@ -10417,12 +11383,12 @@ export interface operations {
                  */
                 application: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10456,6 +11422,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationPrincipalsByApplicationAndEnvironment: {
@@ -10472,12 +11439,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10511,6 +11478,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationPrincipalsByEnvironment: {
@@ -10522,12 +11490,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10561,6 +11529,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplicationPrincipal: {
@@ -10575,7 +11544,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10596,8 +11567,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteApplicationPrincipal: {
@@ -10612,7 +11585,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10626,7 +11601,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -10639,10 +11616,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10659,6 +11646,8 @@ export interface operations {
             /** @description The updated principal. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10671,6 +11660,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -10680,7 +11671,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10688,7 +11681,7 @@ export interface operations {
                  * @description The association: `application` or `environment` (to-one, fixed at creation).
                  * @example environment
                  */
-                rel: string;
+                rel: "application" | "environment";
             };
             cookie?: never;
         };
@@ -10705,8 +11698,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     activateApplicationPrincipal: {
@@ -10721,7 +11716,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -10739,10 +11736,13 @@ export interface operations {
                     "application/hal+json": components["schemas"]["ApplicationPrincipal"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -10750,12 +11750,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10788,12 +11788,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createApplication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10808,6 +11818,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new application */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10840,7 +11852,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationByName: {
@@ -10849,12 +11863,12 @@ export interface operations {
                 /** @example Payments Sink */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10887,6 +11901,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationByShortName: {
@@ -10895,12 +11910,12 @@ export interface operations {
                 /** @example payments_sink */
                 shortName: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10933,6 +11948,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationByApplicationId: {
@@ -10941,12 +11957,12 @@ export interface operations {
                 /** @example com.example.payments.sink */
                 applicationId: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -10979,6 +11995,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationsByAttributes: {
@@ -10989,12 +12006,12 @@ export interface operations {
                 /** @example payments_sink */
                 shortName?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11028,6 +12045,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findApplicationsByOwners: {
@@ -11036,12 +12054,12 @@ export interface operations {
                 /** @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
                 owners: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11075,6 +12093,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getApplication: {
@@ -11089,7 +12108,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11110,8 +12131,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplication: {
@@ -11123,10 +12146,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11142,6 +12175,8 @@ export interface operations {
             /** @description The updated application. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11154,6 +12189,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteApplication: {
@@ -11168,7 +12206,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11178,10 +12218,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -11194,10 +12237,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11220,6 +12273,8 @@ export interface operations {
             /** @description The updated application. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11232,6 +12287,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     getApplicationAssociation: {
@@ -11240,7 +12298,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11248,7 +12308,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11265,8 +12325,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceApplicationAssociation: {
@@ -11278,10 +12340,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11289,7 +12361,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11311,13 +12383,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -11331,10 +12413,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11342,7 +12434,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11364,13 +12456,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -11387,7 +12489,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11395,18 +12499,21 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -11419,10 +12526,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11430,7 +12547,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -11452,13 +12569,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -11469,7 +12596,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11477,9 +12606,10 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -11506,8 +12636,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteApplicationAssociationMember: {
@@ -11522,7 +12654,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11530,9 +12664,10 @@ export interface operations {
                  * @description The association: `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -11542,10 +12677,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -11553,15 +12691,15 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description One action of `GET /audit-history/actions` (any case).
+                 * @description One action of `GET /audit-history/actions`, matched ignoring case, spaces, `_` and `-` (`topic-configured`); blank means no filter.
                  * @example TOPIC_CONFIGURED
                  */
-                action?: string;
+                action?: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED";
                 /**
-                 * @description Tenant, User, Group, Cluster, Instance, Environment, Topic (or Stream), Schema, Application (any case).
+                 * @description The kind of resource, matched ignoring case, spaces, `_` and `-` (`application`); `Stream` means `Topic`. Blank means no filter.
                  * @example Application
                  */
-                resourceType?: string;
+                resourceType?: "Tenant" | "User" | "Group" | "Cluster" | "Instance" | "Environment" | "Topic" | "Stream" | "Schema" | "Application";
                 /**
                  * @description E-mail address of the caller who made the change (any case).
                  * @example admin@demo.local
@@ -11588,12 +12726,12 @@ export interface operations {
                  */
                 toTimestamp?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11658,6 +12796,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listAuditActions: {
@@ -11678,7 +12817,9 @@ export interface operations {
                     "application/json": components["schemas"]["AuditActionList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getAuditEvent: {
@@ -11687,7 +12828,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The entry's uid.
+                 * @description The entry's uid (32 hexadecimal digits; capital letters and hyphens accepted). Any other value is 404.
                  * @example 5d6e7f8a9b0c41d2e3f4a5b6c7d8e9f0
                  */
                 uid: string;
@@ -11705,8 +12846,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AuditEvent"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     checkAuthorization: {
@@ -11745,6 +12888,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -11752,12 +12896,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11790,12 +12934,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createCluster: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11810,6 +12964,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new cluster */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11842,7 +12998,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findClustersByName: {
@@ -11851,12 +13009,12 @@ export interface operations {
                 /** @example aws-eu-central */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -11889,6 +13047,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getCluster: {
@@ -11903,7 +13062,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11924,8 +13085,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceCluster: {
@@ -11937,10 +13100,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11956,6 +13129,8 @@ export interface operations {
             /** @description The updated cluster. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11968,6 +13143,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteCluster: {
@@ -11982,7 +13159,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -11992,10 +13171,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -12008,10 +13190,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12033,6 +13225,8 @@ export interface operations {
             /** @description The updated cluster. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12045,18 +13239,20 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listConfidentialities: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12089,12 +13285,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createConfidentiality: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12109,6 +13315,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new confidentiality */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12141,7 +13349,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findConfidentialitiesByName: {
@@ -12150,12 +13360,12 @@ export interface operations {
                 /** @example Confidential */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12188,6 +13398,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getConfidentiality: {
@@ -12202,7 +13413,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12223,8 +13436,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceConfidentiality: {
@@ -12236,10 +13451,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12255,6 +13480,8 @@ export interface operations {
             /** @description The updated confidentiality. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12267,6 +13494,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteConfidentiality: {
@@ -12281,7 +13510,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12291,10 +13522,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -12307,10 +13541,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12332,6 +13576,8 @@ export interface operations {
             /** @description The updated confidentiality. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12344,18 +13590,20 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listConnectPlugins: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12388,12 +13636,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createConnectPlugin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12408,6 +13666,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new connect plugin */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12440,7 +13700,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findConnectPluginByPluginClass: {
@@ -12449,12 +13711,12 @@ export interface operations {
                 /** @example org.apache.kafka.connect.file.FileStreamSinkConnector */
                 pluginClass: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12487,6 +13749,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getConnectPlugin: {
@@ -12501,7 +13764,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12522,8 +13787,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceConnectPlugin: {
@@ -12535,10 +13802,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12554,6 +13831,8 @@ export interface operations {
             /** @description The updated connect plugin. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12566,6 +13845,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteConnectPlugin: {
@@ -12580,7 +13861,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12590,10 +13873,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -12606,10 +13892,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12631,6 +13927,8 @@ export interface operations {
             /** @description The updated connect plugin. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12643,18 +13941,20 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listEnvironments: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12687,12 +13987,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createEnvironment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12707,6 +14017,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new environment */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12739,7 +14051,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findEnvironmentsByName: {
@@ -12748,12 +14062,12 @@ export interface operations {
                 /** @example development */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12786,6 +14100,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getEnvironment: {
@@ -12800,7 +14115,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12821,8 +14138,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceEnvironment: {
@@ -12834,10 +14153,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12853,6 +14182,8 @@ export interface operations {
             /** @description The updated environment. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12865,6 +14196,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteEnvironment: {
@@ -12879,7 +14213,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12889,10 +14225,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -12905,10 +14244,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -12932,6 +14281,8 @@ export interface operations {
             /** @description The updated environment. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12944,6 +14295,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     findEnvironmentsByShortName: {
@@ -12952,12 +14306,12 @@ export interface operations {
                 /** @example dev */
                 shortName: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -12990,6 +14344,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findEnvironmentsByInstance: {
@@ -12998,12 +14353,12 @@ export interface operations {
                 /** @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9 */
                 instance: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13037,6 +14392,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     synchronizeEnvironment: {
@@ -13051,7 +14407,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13061,10 +14419,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getEnvironmentAssociation: {
@@ -13073,7 +14434,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13081,7 +14444,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13098,8 +14461,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceEnvironmentAssociation: {
@@ -13111,10 +14476,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13122,7 +14497,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13144,13 +14519,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -13164,10 +14549,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13175,7 +14570,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13197,13 +14592,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -13220,7 +14625,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13228,18 +14635,21 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -13252,10 +14662,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13263,7 +14683,7 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
             };
             cookie?: never;
         };
@@ -13285,13 +14705,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -13302,7 +14732,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13310,9 +14742,10 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -13339,8 +14772,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteEnvironmentAssociationMember: {
@@ -13355,7 +14790,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13363,9 +14800,10 @@ export interface operations {
                  * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
                  * @example viewers
                  */
-                rel: string;
+                rel: "instance" | "owners" | "viewers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -13375,10 +14813,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -13422,7 +14863,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["ApiIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getInfo: {
@@ -13450,6 +14893,8 @@ export interface operations {
                     "application/json": components["schemas"]["Info"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13486,6 +14931,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getReferencePageAsset: {
@@ -13529,6 +14975,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getOpenApiJson: {
@@ -13558,7 +15005,9 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getOpenApiYaml: {
@@ -13584,7 +15033,9 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getProfile: {
@@ -13617,7 +15068,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["Index"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getCollectionProfile: {
@@ -13671,8 +15124,10 @@ export interface operations {
                     "application/schema+json": Record<string, never>;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listCallerGroups: {
@@ -13684,12 +15139,12 @@ export interface operations {
                  */
                 name?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13722,18 +15177,19 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listGroups: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13766,12 +15222,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13786,6 +15252,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new group */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13818,7 +15286,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findGroupsByName: {
@@ -13827,12 +15297,12 @@ export interface operations {
                 /** @example Team Orders */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -13865,6 +15335,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getGroup: {
@@ -13879,7 +15350,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13900,8 +15373,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceGroup: {
@@ -13913,10 +15388,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13932,6 +15417,8 @@ export interface operations {
             /** @description The updated group. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13944,6 +15431,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteGroup: {
@@ -13958,7 +15447,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -13968,10 +15459,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -13984,10 +15478,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14009,6 +15513,8 @@ export interface operations {
             /** @description The updated group. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14021,6 +15527,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getGroupAssociation: {
@@ -14029,7 +15537,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14037,7 +15547,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14054,8 +15564,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceGroupAssociation: {
@@ -14067,10 +15579,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14078,7 +15600,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14100,13 +15622,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -14120,10 +15652,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14131,7 +15673,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14153,13 +15695,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -14176,7 +15728,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14184,18 +15738,21 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -14208,10 +15765,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14219,7 +15786,7 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
             };
             cookie?: never;
         };
@@ -14241,13 +15808,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -14258,7 +15835,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14266,9 +15845,10 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -14295,8 +15875,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteGroupAssociationMember: {
@@ -14311,7 +15893,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14319,9 +15903,10 @@ export interface operations {
                  * @description The association: `members`, `managers` or `resourceManagers` (to-many, users).
                  * @example members
                  */
-                rel: string;
+                rel: "members" | "managers" | "resourceManagers";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -14331,10 +15916,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -14400,7 +15988,9 @@ export interface operations {
                     "application/health+json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
             /** @description A readiness check fails; the body says which and why. */
             503: {
                 headers: {
@@ -14494,7 +16084,9 @@ export interface operations {
                     "application/health+json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getReadiness: {
@@ -14550,7 +16142,9 @@ export interface operations {
                     "application/health+json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
             /** @description Not ready; the failing checks say why (`output`). */
             503: {
                 headers: {
@@ -14585,12 +16179,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -14623,12 +16217,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createInstance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14643,6 +16247,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new instance */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14675,7 +16281,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findInstanceByName: {
@@ -14684,12 +16292,12 @@ export interface operations {
                 /** @example Production */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -14722,6 +16330,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getInstance: {
@@ -14736,7 +16345,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14757,8 +16368,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceInstance: {
@@ -14770,10 +16383,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14789,6 +16412,8 @@ export interface operations {
             /** @description The updated instance. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14801,6 +16426,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteInstance: {
@@ -14815,7 +16443,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14825,10 +16455,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -14841,10 +16474,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14866,6 +16509,8 @@ export interface operations {
             /** @description The updated instance. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14878,6 +16523,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     findInstanceByShortName: {
@@ -14904,6 +16552,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findInstancesByAttributes: {
@@ -14914,12 +16563,12 @@ export interface operations {
                 /** @example prod */
                 shortName?: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -14952,6 +16601,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getInstanceAssociation: {
@@ -14960,7 +16610,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -14968,7 +16620,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -14985,8 +16637,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceInstanceAssociation: {
@@ -14998,10 +16652,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15009,7 +16673,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -15031,13 +16695,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -15051,10 +16725,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15062,7 +16746,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -15084,13 +16768,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -15107,7 +16801,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15115,18 +16811,21 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -15139,10 +16838,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15150,7 +16859,7 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
             };
             cookie?: never;
         };
@@ -15172,13 +16881,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -15189,7 +16908,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15197,9 +16918,10 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -15226,8 +16948,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteInstanceAssociationMember: {
@@ -15242,7 +16966,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15250,9 +16976,10 @@ export interface operations {
                  * @description The association: `clusters` (to-many, clusters) or `supportTier` (to-one, support_tiers; optional).
                  * @example clusters
                  */
-                rel: string;
+                rel: "clusters" | "supportTier";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -15262,10 +16989,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -15273,12 +17003,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15311,12 +17041,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createIntegrity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15331,6 +17071,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new integrity */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15363,7 +17105,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findIntegritiesByName: {
@@ -15372,12 +17116,12 @@ export interface operations {
                 /** @example High */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15410,6 +17154,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getIntegrity: {
@@ -15424,7 +17169,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15445,8 +17192,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceIntegrity: {
@@ -15458,10 +17207,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15477,6 +17236,8 @@ export interface operations {
             /** @description The updated integrity. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15489,6 +17250,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteIntegrity: {
@@ -15503,7 +17266,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15513,10 +17278,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -15529,10 +17297,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15554,6 +17332,8 @@ export interface operations {
             /** @description The updated integrity. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15566,12 +17346,23 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     validateProviderCredentials: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15584,6 +17375,8 @@ export interface operations {
             /** @description The provider's answer. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15601,7 +17394,16 @@ export interface operations {
     discoverProviderResources: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15614,6 +17416,8 @@ export interface operations {
             /** @description The counts. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15632,7 +17436,16 @@ export interface operations {
     getWizardTopicsInfo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15645,6 +17458,8 @@ export interface operations {
             /** @description The topics. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15663,7 +17478,16 @@ export interface operations {
     importWizardTopics: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15676,6 +17500,8 @@ export interface operations {
             /** @description What was (or, with dryRun, would be) created and what already existed. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15696,12 +17522,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15734,6 +17560,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listSchemaVersionSearches: {
@@ -15754,7 +17581,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findSchemaVersionsBySchema: {
@@ -15763,12 +17592,12 @@ export interface operations {
                 /** @example 1a2b3c4d5e6f40718293a4b5c6d7e8f9 */
                 schema: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15802,6 +17631,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findSchemaVersionBySchemaAndVersion: {
@@ -15812,12 +17642,12 @@ export interface operations {
                 /** @example 1.0.0 */
                 version: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15850,6 +17680,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getSchemaVersion: {
@@ -15864,7 +17695,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15886,8 +17719,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteSchemaVersion: {
@@ -15902,7 +17737,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15912,10 +17749,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -15925,7 +17765,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -15933,7 +17775,7 @@ export interface operations {
                  * @description The association: `schema` (to-one, immutable).
                  * @example schema
                  */
-                rel: string;
+                rel: "schema";
             };
             cookie?: never;
         };
@@ -15950,20 +17792,22 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listSchemas: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -15996,6 +17840,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     listSchemaSearches: {
@@ -16016,7 +17861,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findSchemasByName: {
@@ -16025,12 +17872,12 @@ export interface operations {
                 /** @example com.example.Payment */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16063,12 +17910,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     checkSchema: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16081,6 +17938,8 @@ export interface operations {
             /** @description The parsed schema. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16089,6 +17948,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -16096,7 +17956,16 @@ export interface operations {
     uploadSchema: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16111,6 +17980,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new schema version */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16138,7 +18009,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16159,8 +18032,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceSchema: {
@@ -16172,10 +18047,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16191,6 +18076,8 @@ export interface operations {
             /** @description The updated schema. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16201,7 +18088,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteSchema: {
@@ -16216,7 +18106,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16226,10 +18118,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -16242,10 +18137,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16267,6 +18172,8 @@ export interface operations {
             /** @description The updated schema. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16277,7 +18184,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getSchemaAssociation: {
@@ -16286,7 +18196,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16294,7 +18206,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16311,8 +18223,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceSchemaAssociation: {
@@ -16324,10 +18238,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16335,7 +18259,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16357,13 +18281,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -16377,10 +18311,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16388,7 +18332,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16410,13 +18354,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -16433,7 +18387,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16441,18 +18397,21 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -16465,10 +18424,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16476,7 +18445,7 @@ export interface operations {
                  * @description The association: `owners` (to-one, optional, groups).
                  * @example owners
                  */
-                rel: string;
+                rel: "owners";
             };
             cookie?: never;
         };
@@ -16498,13 +18467,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -16513,12 +18492,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16551,12 +18530,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createStreamConfig: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16571,6 +18560,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new stream config */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16604,7 +18595,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamConfigsByStream: {
@@ -16616,12 +18609,12 @@ export interface operations {
                  */
                 stream: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16655,6 +18648,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamConfigsByEnvironment: {
@@ -16666,12 +18660,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16705,6 +18699,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamConfigsByStreamAndEnvironment: {
@@ -16721,12 +18716,12 @@ export interface operations {
                  */
                 environment: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -16760,6 +18755,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getStreamConfig: {
@@ -16774,7 +18770,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16795,8 +18793,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceStreamConfig: {
@@ -16808,10 +18808,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16827,6 +18837,8 @@ export interface operations {
             /** @description The updated stream config. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16837,7 +18849,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -16853,7 +18868,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16863,10 +18880,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -16879,10 +18899,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16909,6 +18939,8 @@ export interface operations {
             /** @description The updated stream config. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16919,7 +18951,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -16932,7 +18967,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16953,6 +18990,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     addStreamConfigPermissions: {
@@ -16964,10 +19002,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -16983,6 +19031,8 @@ export interface operations {
             /** @description The holders of browse permission after the grant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16993,7 +19043,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -17010,10 +19062,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17026,12 +19088,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17047,7 +19120,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17076,9 +19151,11 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getStreamConfigAssociation: {
@@ -17087,7 +19164,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17095,7 +19174,7 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -17113,8 +19192,10 @@ export interface operations {
                     "application/json": components["schemas"]["SchemaVersionPlain"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceStreamConfigAssociation: {
@@ -17126,10 +19207,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17137,7 +19228,7 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -17159,13 +19250,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -17182,7 +19283,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17190,18 +19293,21 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17214,10 +19320,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17225,7 +19341,7 @@ export interface operations {
                  * @description The association: `stream`, `environment` (to-one, required, immutable), `keySchemaVersion`, `valueSchemaVersion` (to-one, schema_versions).
                  * @example keySchemaVersion
                  */
-                rel: string;
+                rel: "stream" | "environment" | "keySchemaVersion" | "valueSchemaVersion";
             };
             cookie?: never;
         };
@@ -17247,13 +19363,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -17262,12 +19388,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17300,12 +19426,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createStream: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17320,6 +19456,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new stream */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17352,7 +19490,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamsByName: {
@@ -17361,12 +19501,12 @@ export interface operations {
                 /** @example payments */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17400,6 +19540,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findStreamsByOwners: {
@@ -17408,12 +19549,12 @@ export interface operations {
                 /** @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f */
                 owners: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17447,6 +19588,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getStream: {
@@ -17461,7 +19603,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17482,8 +19626,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceStream: {
@@ -17495,10 +19641,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17514,6 +19670,8 @@ export interface operations {
             /** @description The updated stream. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17526,6 +19684,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteStream: {
@@ -17540,7 +19701,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17550,10 +19713,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17566,10 +19732,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17592,6 +19768,8 @@ export interface operations {
             /** @description The updated stream. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17604,6 +19782,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     getStreamAssociation: {
@@ -17612,7 +19793,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17620,7 +19803,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -17637,8 +19820,10 @@ export interface operations {
                     "text/uri-list": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceStreamAssociation: {
@@ -17650,10 +19835,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17661,7 +19856,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -17683,13 +19878,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -17703,10 +19908,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17714,7 +19929,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -17736,13 +19951,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -17759,7 +19984,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17767,18 +19994,21 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17791,10 +20021,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17802,7 +20042,7 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
             };
             cookie?: never;
         };
@@ -17824,13 +20064,23 @@ export interface operations {
             };
         };
         responses: {
-            204: components["responses"]["NoContent"];
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
@@ -17841,7 +20091,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17849,9 +20101,10 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -17878,8 +20131,10 @@ export interface operations {
                     "application/hal+json": components["schemas"]["AssociationTargets"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     deleteStreamAssociationMember: {
@@ -17894,7 +20149,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -17902,9 +20159,10 @@ export interface operations {
                  * @description The association: `keySchema`, `valueSchema` (to-one, schemas), `owners` (to-one, required, groups), `viewers` (to-many, groups), `confidentiality`, `integrity` (to-one).
                  * @example viewers
                  */
-                rel: string;
+                rel: "keySchema" | "valueSchema" | "owners" | "viewers" | "confidentiality" | "integrity";
                 /**
-                 * @description The uid of one linked resource.
+                 * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
+                 *     accepted). A value of another form is linked to nothing: 404.
                  * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
                  */
                 propertyId: components["parameters"]["propertyId"];
@@ -17914,10 +20172,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -17925,12 +20186,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -17963,12 +20224,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createSupportTier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17983,6 +20254,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new support tier */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18015,7 +20288,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findSupportTiersByName: {
@@ -18024,12 +20299,12 @@ export interface operations {
                 /** @example Gold */
                 name: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18062,6 +20337,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getSupportTier: {
@@ -18076,7 +20352,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18097,8 +20375,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceSupportTier: {
@@ -18110,10 +20390,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18129,6 +20419,8 @@ export interface operations {
             /** @description The updated support tier. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18141,6 +20433,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteSupportTier: {
@@ -18155,7 +20449,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18165,10 +20461,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18181,10 +20480,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18206,6 +20515,8 @@ export interface operations {
             /** @description The updated support tier. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18218,18 +20529,20 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listTenants: {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18262,12 +20575,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createTenant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18282,6 +20605,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new tenant */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18314,7 +20639,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findTenantByShortName: {
@@ -18341,6 +20668,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getTenant: {
@@ -18355,7 +20683,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18376,8 +20706,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceTenant: {
@@ -18389,10 +20721,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18408,6 +20750,8 @@ export interface operations {
             /** @description The updated tenant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18420,6 +20764,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     deleteTenant: {
@@ -18434,7 +20781,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18444,10 +20793,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18460,10 +20812,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18487,6 +20849,8 @@ export interface operations {
             /** @description The updated tenant. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18499,6 +20863,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     getCurrentTenant: {
@@ -18526,7 +20893,9 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getTenantContact: {
@@ -18541,7 +20910,9 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18562,6 +20933,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceTenantContact: {
@@ -18573,10 +20945,21 @@ export interface operations {
                  */
                 type?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18592,6 +20975,8 @@ export interface operations {
             /** @description The stored contact. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18602,6 +20987,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -18610,12 +20996,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18648,12 +21034,22 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18668,6 +21064,8 @@ export interface operations {
                 headers: {
                     /** @description URI of the new user */
                     Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18700,7 +21098,9 @@ export interface operations {
                     "application/hal+json": components["schemas"]["SearchIndex"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     findUsersByEmailAddress: {
@@ -18709,12 +21109,12 @@ export interface operations {
                 /** @example jane.doe@example.com */
                 email: string;
                 /**
-                 * @description Zero-based page number.
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
                 page?: components["parameters"]["page"];
                 /**
-                 * @description Entries per page (1–10000).
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
                  * @example 20
                  */
                 size?: components["parameters"]["size"];
@@ -18747,6 +21147,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getUser: {
@@ -18761,7 +21162,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18782,8 +21185,10 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     replaceUser: {
@@ -18795,10 +21200,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18814,6 +21229,8 @@ export interface operations {
             /** @description The updated user. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18826,6 +21243,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18841,7 +21260,9 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18851,10 +21272,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18867,10 +21291,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18895,6 +21329,8 @@ export interface operations {
             /** @description The updated user. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18907,6 +21343,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18919,10 +21357,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18938,6 +21386,8 @@ export interface operations {
             /** @description The user with its new roles. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18948,7 +21398,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -18961,10 +21414,20 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
-                 * @description The resource uid (32 hexadecimal characters).
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
                  * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
                  */
                 id: components["parameters"]["id"];
@@ -18986,6 +21449,8 @@ export interface operations {
             /** @description The user with its new roles. */
             200: {
                 headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18996,7 +21461,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
         };
     };
@@ -19027,7 +21495,9 @@ export interface operations {
                 };
             };
             304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
 }

@@ -151,10 +151,16 @@ export const getApplicationDeploymentLogs: Handler = async (ctx) => {
  * `PUT {self}/operation?action=X` with `{action, taskId?}` (docs/contract.md §5.15, §6.2): the action may come in the query,
  * the body or both (then equal). START checks the preconditions and configs again. Answers the status.
  */
-export const operateApplicationDeployment: Handler = async (ctx) => {
+/** The target (404), the editor (403) and If-Match (412): before an unknown `action` (400), docs/contract.md §2. */
+async function operable(ctx: RequestContext): Promise<Row> {
   const row = await findVisible(deploymentResource, ctx, ctx.params.id);
   if (!(await editsApplicationOf(ctx, row))) throw new ForbiddenError('Only the editors of the application may operate its deployments');
   checkIfMatch(ctx, row);
+  return row;
+}
+
+export const operateApplicationDeployment: Handler = withPrecheck(async (ctx) => {
+  const row = await operable(ctx);
   const body = (ctx.body ?? {}) as { action?: unknown; taskId?: unknown };
   const query = Array.isArray(ctx.rawQuery.action) ? ctx.rawQuery.action[0] : ctx.rawQuery.action;
   if (query !== undefined && body.action !== undefined && body.action !== null && String(body.action).toUpperCase() !== String(query).toUpperCase()) {
@@ -197,4 +203,4 @@ export const operateApplicationDeployment: Handler = async (ctx) => {
   });
   await row.reload();
   return hal(await statusBody(ctx, row));
-};
+}, operable);

@@ -43,6 +43,11 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   const key = values.privateKey ?? null;
   if (key !== null && typeof key !== 'string') throw refuse('privateKey', 'must be a PEM string');
   if ('custom' in values && values.custom !== null && typeof values.custom !== 'boolean') throw refuse('custom', 'must be true or false', values.custom);
+  // The kind of a stored principal never changes: an update may repeat it, not flip it (nor store it beside a certificate).
+  if (row && 'custom' in values) {
+    if (values.custom !== null && values.custom !== custom) throw new UnprocessableError('custom: cannot be changed; delete the principal and create another');
+    delete values.custom;
+  }
   if (key !== null && (!connector || custom)) throw refuse('privateKey', connector ? 'a custom principal takes no private key' : 'only principals of Connector applications take a private key');
   if (row && !('principal' in values)) {
     if (key !== null) throw refuse('principal', 'is required with a new privateKey');

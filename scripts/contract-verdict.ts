@@ -36,19 +36,34 @@ export function describeChange(change: DiffChange): string {
   return `${change.kind} ${decodeURIComponent(change.path)}${reasons.length > 0 ? `: ${reasons.join('; ')}` : ''}`;
 }
 
-export function gateVerdict(released: string, revision: string, changes: DiffChange[]): Verdict {
+/**
+ * `accepted`: major-rated changes a reviewer found to break no client of the release (openapi/released/accepted.yaml),
+ * each named exactly as `describeChange` prints it. An accepted change the diff no longer reports fails too, so the
+ * list never holds more than it excuses.
+ */
+export function gateVerdict(released: string, revision: string, changes: DiffChange[], accepted: ReadonlySet<string> = new Set()): Verdict {
   const count = (impact: DiffChange['impact']): number => changes.filter((c) => c.impact === impact).length;
   const summary = `${count('major')} major, ${count('minor')} minor, ${count('patch')} patch change(s) since ${released}`;
-  const majors = changes.filter((c) => c.impact === 'major');
-  if (majors.length === 0) return { ok: true, message: `contract: ${summary}; nothing breaks a client of ${released}` };
+  const majors = changes.filter((c) => c.impact === 'major').map(describeChange);
   if (parts(revision)[0] > parts(released)[0]) {
     return { ok: true, message: `contract: ${summary}; allowed by the new major version ${revision}` };
   }
+  const breaking = majors.filter((m) => !accepted.has(m));
+  const stale = [...accepted].filter((a) => !majors.includes(a));
+  const excused = majors.length - breaking.length;
+  const note = excused > 0 ? ` (${excused} major change(s) reviewed as breaking no client)` : '';
+  if (breaking.length === 0 && stale.length === 0) return { ok: true, message: `contract: ${summary}${note}; nothing breaks a client of ${released}` };
   return {
     ok: false,
     message: [
-      `contract: ${summary}; a client of ${released} breaks (raise info.version's major to ${parts(released)[0] + 1}.0.0 if that is intended):`,
-      ...majors.map((c) => `  ${describeChange(c)}`),
+      ...(breaking.length === 0 ? [] : [
+        `contract: ${summary}${note}; a client of ${released} breaks (raise info.version's major to ${parts(released)[0] + 1}.0.0 if that is intended):`,
+        ...breaking.map((m) => `  ${m}`),
+      ]),
+      ...(stale.length === 0 ? [] : [
+        `contract: accepted change(s) the diff no longer reports (remove them from the accepted list):`,
+        ...stale.map((m) => `  ${m}`),
+      ]),
     ].join('\n'),
   };
 }

@@ -77,7 +77,8 @@ const ASSOCIATION_KEYS = ['tag', 'noun', 'name', 'rels', 'example', 'target', 'o
  * - `noun` (required, PascalCase): the noun in operationIds (`getEnvironmentAssociation`).
  * - `name`: the noun in summaries with its article; default `noun` in lower-case words after `a`/`an`
  *   (`StreamConfig` → `a stream config`).
- * - `rels` (required): the description of the `rel` path parameter.
+ * - `rels` (required): the description of the `rel` path parameter; its `backquoted` names are the parameter's
+ *   `enum`, the associations the resource has.
  * - `example`: the example of `rel`; default the first `backquoted` name in `rels`.
  * - `target`: the collection of the example target URIs; default `<collection>`.
  * - `operations`: which of get, put, post, patch, delete, getMember, deleteMember exist; default all seven.
@@ -120,6 +121,7 @@ export function expandAssociations(pathKey: string, item: Doc, where: string, te
   }
   const example = spec.example ?? /`([^`]+)`/.exec(spec.rels)?.[1];
   if (!example) fail("'rels' names no `association`: give 'example'");
+  const relNames = [...spec.rels.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
   const words = noun.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
   const vars: Record<string, string> = {
     tag: spec.tag,
@@ -140,7 +142,9 @@ export function expandAssociations(pathKey: string, item: Doc, where: string, te
       const operation = section[method] ?? fail(`the template has no '${part}.${method}'`);
       pathItem[method] = op in overrides ? mergePatch(operation, overrides[op]) : operation;
     }
-    out[at] = fillPlaceholders(pathItem, vars, where);
+    const filled = fillPlaceholders(pathItem, vars, where);
+    filled.parameters = filled.parameters?.map((p: Doc) => (p.in === 'path' && p.name === 'rel' ? { ...p, schema: { ...p.schema, enum: relNames } } : p));
+    out[at] = filled;
   }
   return out;
 }

@@ -8,6 +8,7 @@
 import express, { type Request, type Response, type NextFunction } from 'express';
 import type { IncomingMessage, ServerResponse, RequestListener } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import type { ErrorObject } from 'ajv';
 import parseUrl from 'parseurl';
 import { OpenAPIBackend, type Context as ObContext, type Request as ObRequest } from 'openapi-backend';
 import { randomUUID } from 'node:crypto';
@@ -18,15 +19,18 @@ import { uidOf } from '../handlers/_lib/references';
 import { ForbiddenError, HttpError, MethodNotAllowedError, NotFoundError } from '../core/errors';
 import type { CheckedHandler, Reply } from '../handlers/_lib/reply';
 import { discardBody, readBody } from './body';
+import { checkBodyFields } from './body-fields';
 import { normaliseEnums } from './enum-input';
 import { errorReply, sendError } from './error-body';
-import { responseProblems } from './response-validator';
+import { errorProblems, responseProblems } from './response-validator';
 import { deref, spec, type Schema } from '../core/spec';
 import { cacheRouting } from './router-cache';
 import { toValidationError } from './validation-errors';
 import { logger } from '../core/logger';
 import { checkPathSegments, parseQuery, type Query } from './request-target';
 import { plainCheckOf, type DeclaredParameter, type PlainCheck } from './plain-parameters';
+import { withLenientPathValues } from './path-values';
+import { normaliseQueryEnums, queryEnumsOf, type QueryEnum } from './query-enums';
 import { nameRequest, observeRequest, requestFailed, type Serve } from './telemetry/requests';
 import { serveMetrics } from './telemetry/metrics-endpoint';
 
@@ -50,6 +54,8 @@ interface OperationShape {
   idSegment: number;
   /** Present when a request of this operation may skip the validator (server/plain-parameters). */
   plain?: PlainCheck;
+  /** Query parameters with listed values, spelled canonically before validation (server/query-enums). */
+  queryEnums?: QueryEnum[];
 }
 const shapes = new WeakMap<Operation, OperationShape>();
 
@@ -64,6 +70,7 @@ function shapeOf(operation: Operation): OperationShape {
     bodySchema: (mediaType) => (bodies.has(mediaType ?? 'application/json') ? bodies.get(mediaType ?? 'application/json') : bodies.get('application/json')),
     idSegment: operation.path.split('/').indexOf('{id}'),
     plain: plainCheckOf(params, operation.requestBody !== undefined),
+    queryEnums: queryEnumsOf(params),
   };
   shapes.set(operation, shape);
   return shape;
@@ -74,7 +81,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
   const { deps } = options;
   const basePath = deps.config.basePath;
   const api = new OpenAPIBackend({
-    definition: structuredClone(spec) as never,
+    definition: withLenientPathValues(structuredClone(spec)) as never,
     apiRoot: basePath,
     // The document is validated in CI (`npm run check`), not at every start; quick mode also compiles nothing up
     // front, so the request validators, the only ones used here, are compiled below (responses are checked by
@@ -84,8 +91,9 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     coerceTypes: true,
     strict: true,
     // Each operation gets its own Ajv; checking every schema against the meta-schema would compile that meta-schema
-    // hundreds of times at start. The document's schemas are checked in CI instead.
-    ajvOpts: { strict: false, allErrors: true, validateSchema: false },
+    // hundreds of times at start. The document's schemas are checked in CI instead. `verbose` puts the failing
+    // schema on each error, so a null reference reads as absent (server/validation-errors.ts).
+    ajvOpts: { strict: false, allErrors: true, validateSchema: false, verbose: true },
   });
   const operationHandlers = handlers as Record<string, CheckedHandler>;
   const withRequest = (c: ObContext, ctx: RequestContext): RequestContext => ({
@@ -106,7 +114,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
    * operation again and parse the request four times; here it is parsed twice (validation, coerced values), or
    * once when the validator could not refuse it (server/plain-parameters).
    */
-  async function dispatch(obRequest: ObRequest, operation: Operation, ctx: RequestContext): Promise<Reply> {
+  async function dispatch(obRequest: ObRequest, operation: Operation, ctx: RequestContext, refusals?: ErrorObject[]): Promise<Reply> {
     const op = operation as unknown as Parameters<typeof api.validator.validateRequest>[1];
     const handler = operationHandlers[operation.operationId];
     const plain = shapeOf(operation).plain;
@@ -115,6 +123,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
       if (plain(request.params)) return handler(withRequest({ request } as unknown as ObContext, ctx));
     }
     const validation = api.validator.validateRequest(obRequest, op);
+    if (refusals) validation.errors = [...(validation.errors ?? []), ...refusals];
     const request = api.router.parseRequest(validation.errors || !validation.coerced ? obRequest : validation.coerced, op as never);
     const c = { api, request, operation, validation } as unknown as ObContext;
     if (validation.errors) return validationFail(c, ctx);
@@ -155,10 +164,23 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
   };
   const listener: RequestListener = (req, res) => observeRequest(req, res, requestIdOf(req, res), route);
 
+  /** With VALIDATE_RESPONSES, the operation each /api response answers, so its error can be checked too. */
+  const answering = new WeakMap<ServerResponse, string>();
+
   function fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {
-    const error = errorReply(err);
+    let error = errorReply(err);
+    const operationId = deps.config.validateResponses ? answering.get(res) : undefined;
+    if (operationId !== undefined) error = declaredError(operationId, error);
     if (error.status >= 500) requestFailed(res, err);
     sendError(req, res, error);
+  }
+
+  /** A 4xx the operation does not declare, or an error body that is not ApiError, is the document's fault: a 500. */
+  function declaredError(operationId: string, error: HttpError): HttpError {
+    const problems = errorProblems(operationId, error.status, error.toBody());
+    if (problems.length === 0) return error;
+    logger.error({ operationId, status: error.status, problems }, 'response does not match the OpenAPI document');
+    return new HttpError(500, 'Response does not match the OpenAPI document', problems);
   }
 
   /** `relative`: the path below the base path (`/clusters/…`, at least `/`). */
@@ -168,6 +190,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     const obRequest: ObRequest = { method, path, headers: req.headers as never };
     const operation = api.router.matchOperation(obRequest) as Operation | undefined;
     if (operation) nameRequest(res, operation.operationId);
+    if (operation && deps.config.validateResponses) answering.set(res, operation.operationId);
     const isPublic = Array.isArray(operation?.security) && operation.security.length === 0;
     if (!operation && isPublicPath(path)) throw routeError(method, path);
     const authenticated = isPublic ? undefined : await options.authenticate(req.headers, method === 'GET' ? itemWanted(operation, relative) : undefined);
@@ -181,10 +204,12 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     const declared = Object.keys(operation.requestBody?.content ?? {});
     let body: unknown;
     let mediaType: string | undefined;
+    let refusals: ErrorObject[] | undefined;
     if (declared.length > 0) {
       ({ body, mediaType } = await readBody(req, declared, deps.config.maxBodyBytes));
       const schema = shapeOf(operation).bodySchema(mediaType);
       if (body !== undefined && mediaType !== 'text/uri-list') body = normaliseEnums(schema, body);
+      refusals = checkBodyFields(req, res, schema, body);
     } else {
       await discardBody(req, deps.config.maxBodyBytes);
     }
@@ -200,7 +225,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     if (mediaType && mediaType !== 'application/json' && mediaType !== 'text/uri-list' && typeof body === 'object') {
       headersForValidation['content-type'] = 'application/json';
     }
-    const reply = await dispatch({ ...obRequest, query: declaredQuery(operation, query) as never, headers: headersForValidation as never, body }, operation, ctx);
+    const reply = await dispatch({ ...obRequest, query: declaredQuery(operation, query) as never, headers: headersForValidation as never, body }, operation, ctx, refusals);
     if (deps.config.validateResponses) {
       const problems = responseProblems(operation.operationId, reply.status, reply.body === undefined ? undefined : reply.contentType ?? 'application/hal+json', reply.body);
       if (problems.length > 0) {
@@ -224,8 +249,9 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
    * such as `{?projection}` that clients fill in, and a validator refusing them would break those clients.
    */
   function declaredQuery(operation: Operation, query: Query): Record<string, unknown> {
-    const known = shapeOf(operation).queryNames;
-    return Object.fromEntries(Object.entries(query).filter(([name]) => known.has(name)));
+    const { queryNames, queryEnums } = shapeOf(operation);
+    const declared = Object.fromEntries(Object.entries(query).filter(([name]) => queryNames.has(name)));
+    return queryEnums ? normaliseQueryEnums(queryEnums, declared) : declared;
   }
 
   /** A path whose every method is public (the probes, /info): a wrong method is refused before any token is read. */

@@ -1,6 +1,6 @@
 /**
- * Validates a response against the operation's declared response schema (switched on in tests, so every
- * integration test is also a contract test). openapi-backend only checks application/json bodies; our resources
+ * Validates a response (a success, or an error: `errorProblems`) against the operation's declared response schema
+ * (switched on in tests, so every integration test is also a contract test). openapi-backend only checks application/json bodies; our resources
  * are application/hal+json, so this uses ajv directly on the dereferenced schema.
  */
 import Ajv, { type ValidateFunction } from 'ajv';
@@ -28,4 +28,19 @@ export function responseProblems(operationId: string, status: number, mediaType:
   const validate = cache.get(key);
   if (!validate || validate(body)) return [];
   return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+}
+
+/**
+ * The problems of an error answer (server/error-body) for the operation it answers: a 4xx must be declared, and a
+ * declared error's body must match its schema (ApiError). A 5xx is the service's failure, not a promise of the
+ * document, so an undeclared one is not a problem here.
+ */
+export function errorProblems(operationId: string, status: number, body: unknown): string[] {
+  if (status >= 500 && !isDeclared(operationId, status)) return [];
+  return responseProblems(operationId, status, 'application/hal+json', body);
+}
+
+function isDeclared(operationId: string, status: number): boolean {
+  const responses = operationById(operationId)?.responses ?? {};
+  return String(status) in responses || `${String(status)[0]}XX` in responses || 'default' in responses;
 }

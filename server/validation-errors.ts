@@ -2,7 +2,7 @@
 import type { ErrorObject } from 'ajv';
 import { BadBodyError, BadRequestError, type HttpError, type SubError } from '../core/errors';
 
-const SECRET_FIELD = /password|secret|privatekey|private_key/i;
+const SECRET_FIELD = /password|secret|token|private[-_]?key/i;
 
 /** `/requestBody/viewers/1` → `viewers[1]`; `/requestBody/properties/segment.ms` → `properties.segment.ms`. */
 export function fieldPath(instancePath: string, missing?: string): string {
@@ -33,6 +33,14 @@ function problem(e: ErrorObject, value: unknown): string {
   }
 }
 
+/**
+ * `null` at a reference the document does not let be null (`Reference`, marked `x-reference`) reads as an absent
+ * one: `<field>: is required` (docs/contract.md §4.1), with no rejected value, as the handlers said before the
+ * document refused it. Needs ajv's `verbose` (the failing schema on the error).
+ */
+const isNullReference = (e: ErrorObject, value: unknown): boolean =>
+  e.keyword === 'type' && value === null && (e.parentSchema as Record<string, unknown> | undefined)?.['x-reference'] === true;
+
 function valueAt(root: Record<string, unknown>, instancePath: string): unknown {
   return instancePath.split('/').slice(1).reduce<unknown>((acc, k) => (acc && typeof acc === 'object' ? (acc as any)[k.replace(/~1/g, '/')] : undefined), root);
 }
@@ -59,11 +67,12 @@ export function toValidationError(errors: ErrorObject[], request: Record<string,
     if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
     const field = fieldPath(e.instancePath, e.keyword === 'required' ? (e.params as any).missingProperty : undefined);
     const value = e.keyword === 'required' ? undefined : valueAt(request, e.instancePath);
-    const message = problem(e, value);
+    const absent = e.keyword === 'required' || isNullReference(e, value);
+    const message = absent ? 'is required' : problem(e, value);
     if (seen.has(field)) continue;
     seen.add(field);
     const sub: SubError = { field, message };
-    if (e.keyword !== 'required' && !SECRET_FIELD.test(field)) sub.rejectedValue = value ?? null;
+    if (!absent && !SECRET_FIELD.test(field)) sub.rejectedValue = value ?? null;
     subErrors.push(sub);
   }
   if (subErrors.length === 0) return new BadRequestError(['Request is invalid']);

@@ -38,10 +38,10 @@ export function deref<T = Schema>(node: any): T {
 }
 
 /**
- * How the document marks references: fields whose schema is `$ref: Reference` or `ReferenceList`. Their values
+ * How the document marks references: fields whose schema is `$ref: Reference`, `NullableReference` or `ReferenceList`. Their values
  * are normalised by the service (URI → uid), so they are fuzzed but never compared verbatim on read-back.
  */
-export const isReference = (s: Schema | undefined) => ['Reference', 'ReferenceList'].includes(refName(s) ?? '');
+export const isReference = (s: Schema | undefined) => ['Reference', 'NullableReference', 'ReferenceList'].includes(refName(s) ?? '');
 
 /** allOf merged into one object schema (properties and required united); other schemas dereferenced. */
 export function flatten(schema: Schema): Schema {
@@ -49,7 +49,8 @@ export function flatten(schema: Schema): Schema {
   if (!s?.allOf) return s;
   const out: Schema = { type: 'object', properties: {}, required: [] };
   for (const part of s.allOf.map(flatten)) {
-    Object.assign(out.properties, part.properties ?? {});
+    // A create body's second member restates its required properties by type only: keep the first's constraints.
+    for (const [k, v] of Object.entries(part.properties ?? {})) out.properties[k] = { ...out.properties[k], ...(v as Schema) };
     out.required.push(...(part.required ?? []));
     if (part.additionalProperties !== undefined) out.additionalProperties = part.additionalProperties;
   }

@@ -27,6 +27,25 @@ describe('the breaking-change verdict', () => {
     }
   });
 
+  it('passes a reviewed major change, and only that exact one', () => {
+    const reviewed = new Set(['removed #/paths/~1groups~1search: Path `/groups/search` was removed. (path-removed)']);
+    const v = gateVerdict('7.0.0', '7.0.0', [minor, major], reviewed);
+    expect(v).toEqual({ ok: true, message: expect.stringContaining('1 major change(s) reviewed as breaking no client') });
+    const other = { ...major, path: '#/paths/~1groups' };
+    const refused = gateVerdict('7.0.0', '7.0.0', [major, other], reviewed);
+    expect(refused.ok).toBe(false);
+    expect(refused.message).toContain('removed #/paths/~1groups: Path');
+    expect(refused.message).not.toContain('removed #/paths/~1groups~1search');
+  });
+
+  it('fails on a reviewed change the diff no longer reports, so the list stays exact', () => {
+    const reviewed = new Set(['removed #/paths/~1gone: Path `/gone` was removed. (path-removed)']);
+    const v = gateVerdict('7.0.0', '7.0.0', [minor], reviewed);
+    expect(v.ok).toBe(false);
+    expect(v.message).toContain('no longer reports');
+    expect(v.message).toContain('~1gone');
+  });
+
   it('lets a new major version break', () => {
     expect(gateVerdict('7.0.0', '8.0.0', [major]).ok).toBe(true);
   });
