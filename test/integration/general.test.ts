@@ -149,13 +149,11 @@ describe('reference page', () => {
     expect(again.text).toBe('');
   });
 
-  it.each(['index.html', 'swagger-initializer.js', 'package.json', 'swagger-ui-bundle.js.map'])('answers 404 for any other file (%s)', async (file) => {
-    expectError(await call(app, 'GET', `/docs/${file}`), 404);
-  });
-
-  it.each(['..%2Fpackage.json', '.env'])('refuses a name that is no file name of the page (%s)', async (file) => {
-    expectError(await call(app, 'GET', `/docs/${file}`), 400, { field: 'file' });
-  });
+  it.each(['index.html', 'swagger-initializer.js', 'package.json', 'swagger-ui-bundle.js.map', '..%2Fpackage.json', '.env'])(
+    'answers 404 for any other name (%s)', async (file) => {
+      expectError(await call(app, 'GET', `/docs/${file}`), 404);
+    },
+  );
 
   it.each([['POST', '/docs'], ['DELETE', '/docs/swagger-ui.css']])('%s %s → 405 with Allow: GET, HEAD, no token read', async (method, path) => {
     const res = await call(app, method, path, { token: 'garbage' });
