@@ -640,6 +640,16 @@ export const operations = {
     "path": "/info",
     "tag": "General"
   },
+  "getReferencePage": {
+    "method": "get",
+    "path": "/docs",
+    "tag": "General"
+  },
+  "getReferencePageAsset": {
+    "method": "get",
+    "path": "/docs/{file}",
+    "tag": "General"
+  },
   "getOpenApiJson": {
     "method": "get",
     "path": "/openapi.json",

@@ -18,6 +18,10 @@ export const getIndex: Handler = (ctx) => {
   const links: Record<string, unknown> = {};
   for (const c of COLLECTIONS) links[c] = link(`${ctx.base}/${c}{?page,size,sort}`, true);
   for (const rel of ['user', 'group', 'tenant', 'profile']) links[rel] = link(`${ctx.base}/${rel}`);
+  // Not collections, so plain links: a client reading `_embedded.<rel>` of every templated relation still can.
+  links.auditHistory = link(`${ctx.base}/audit-history`);
+  links.openapi = link(`${ctx.base}/openapi.json`);
+  links.docs = link(`${ctx.base}/docs`);
   return hal({ _links: links });
 };
 

@@ -9,6 +9,7 @@ import type { Handler } from './_lib/reply';
 import { wire, type DerivedOperationId, type DescriptorProblem, type Replacement } from './_lib/wiring';
 import { resources } from './resources';
 import * as general from './general';
+import * as referencePage from './reference-page';
 import * as health from './health';
 import * as profile from './profile';
 import * as groups from './groups';
@@ -38,6 +39,7 @@ function handlersOf<M extends object>(module: M): HandlersOf<M> {
 
 const own = {
   ...handlersOf(general),
+  ...handlersOf(referencePage),
   ...handlersOf(health),
   ...handlersOf(profile),
   ...handlersOf(groups),

@@ -3,8 +3,9 @@
  * documents, X-Request-Id, HEAD and the tolerated trailing slash.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { startTestApp, startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { call } from '../support/http';
+import { expectError } from '../support/errors';
 
 let app: TestApp;
 let t: TestTenant;
@@ -18,15 +19,24 @@ const TEMPLATED = [
   'application_deployments', 'connect_plugins', 'application_credentials', 'confidentialities', 'integrities', 'support_tiers',
 ];
 const PLAIN = ['user', 'group', 'tenant', 'profile'];
+/** Relations beyond the contract's 24 (additive): not collections, so plain links. */
+const EXTRA: Record<string, string> = { auditHistory: '/audit-history', openapi: '/openapi.json', docs: '/docs' };
 
 describe('GET /api/ (index)', () => {
-  it('has exactly the 24 relations of the spec and nothing but _links', async () => {
+  it('has the 24 relations of the contract, the three extra ones and nothing but _links', async () => {
     const res = await call(app, 'GET', '/', { token: t.admin.token });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/hal\+json/);
     expect(Object.keys(res.body)).toEqual(['_links']);
-    expect(Object.keys(res.body._links).sort()).toEqual([...TEMPLATED, ...PLAIN].sort());
-    expect(Object.keys(res.body._links)).toHaveLength(24);
+    expect(Object.keys(res.body._links).sort()).toEqual([...TEMPLATED, ...PLAIN, ...Object.keys(EXTRA)].sort());
+    expect(Object.keys(res.body._links)).toHaveLength(27);
+  });
+
+  it.each(Object.entries(EXTRA))('%s links %s, which answers without a token', async (rel, path) => {
+    const res = await call(app, 'GET', '/', { token: t.admin.token });
+    expect(res.body._links[rel]).toEqual({ href: `${app.api}${path}` });
+    const target = await call(app, 'GET', res.body._links[rel].href, { token: rel === 'auditHistory' ? t.admin.token : undefined });
+    expect(target.status).toBe(200);
   });
 
   it.each(TEMPLATED)('%s is an absolute templated link with {?page,size,sort}', async (rel) => {
@@ -43,7 +53,7 @@ describe('GET /api/ (index)', () => {
   it('is served without the trailing slash as well', async () => {
     const res = await call(app, 'GET', '', { token: t.admin.token });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body._links)).toHaveLength(24);
+    expect(Object.keys(res.body._links)).toHaveLength(27);
   });
 
   it('needs a token', async () => {
@@ -84,6 +94,71 @@ describe('OpenAPI documents', () => {
     expect(res.headers.get('content-type')).toMatch(/yaml/);
     expect(res.text).toMatch(/^openapi: ['"]?3\./m);
     expect(res.text).toContain('/clusters');
+  });
+});
+
+describe('reference page', () => {
+  it.each(['/docs', '/docs/'])('GET %s is public HTML held to the service by its Content-Security-Policy', async (path) => {
+    const res = await call(app, 'GET', path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.text).toContain('<div id="swagger-ui"');
+    expect(res.text).toContain('data-token-url="/auth/realms/demo/protocol/openid-connect/token"');
+    expect(res.text).not.toMatch(/<script>|\son[a-z]+=/i);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+  });
+
+  it('names the token endpoint of the realm it is asked for', async () => {
+    const res = await call(app, 'GET', `/docs?realm=${t.shortName}`);
+    expect(res.text).toContain(`data-token-url="/auth/realms/${t.shortName}/protocol/openid-connect/token"`);
+    expect(res.text).toContain(`value="${t.shortName}"`);
+  });
+
+  it("with an external IdP names that IdP's token endpoint and lets the page reach its origin", async () => {
+    const external = await startTestApp({ externalAuthUrl: 'https://kc.example.com/auth' });
+    try {
+      const res = await call(external, 'GET', `/docs?realm=${t.shortName}`);
+      expect(res.text).toContain(`data-token-url="https://kc.example.com/auth/realms/${t.shortName}/protocol/openid-connect/token"`);
+      expect(res.headers.get('content-security-policy')).toContain("connect-src 'self' https://kc.example.com;");
+    } finally {
+      await external.stop();
+    }
+  });
+
+  it('refuses a realm that no tenant could have', async () => {
+    expectError(await call(app, 'GET', '/docs?realm=%3Cscript%3E'), 400, { field: 'realm' });
+  });
+
+  it.each([
+    ['swagger-ui-bundle.js', /^text\/javascript/],
+    ['swagger-ui.css', /^text\/css/],
+    ['reference-page.js', /^text\/javascript/],
+    ['reference-page.css', /^text\/css/],
+  ])('serves %s publicly, and 304 for a current copy', async (file, type) => {
+    const res = await call(app, 'GET', `/docs/${file}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(type);
+    expect(res.text.length).toBeGreaterThan(100);
+    const etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const again = await call(app, 'GET', `/docs/${file}`, { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+  });
+
+  it.each(['index.html', 'swagger-initializer.js', 'package.json', 'swagger-ui-bundle.js.map', '..%2Fpackage.json', '.env'])(
+    'answers 404 for any other name (%s)', async (file) => {
+      expectError(await call(app, 'GET', `/docs/${file}`), 404);
+    },
+  );
+
+  it.each([['POST', '/docs'], ['DELETE', '/docs/swagger-ui.css']])('%s %s → 405 with Allow: GET, HEAD, no token read', async (method, path) => {
+    const res = await call(app, method, path, { token: 'garbage' });
+    expectError(res, 405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
   });
 });
 

@@ -2162,7 +2162,9 @@ export interface paths {
         };
         /**
          * API index
-         * @description The root resource. Only `_links`, one relation per resource collection (templated with paging) plus `user`, `group`, `tenant` and `profile`.
+         * @description The root resource. Only `_links`: one relation per resource collection (templated with paging) plus `user`,
+         *     `group`, `tenant` and `profile`, and, not collections, `auditHistory` (`/audit-history`), `openapi` (this
+         *     document, `/openapi.json`) and `docs` (the reference page, `/docs`).
          */
         get: operations["getIndex"];
         put?: never;
@@ -2185,6 +2187,54 @@ export interface paths {
          * @description Name, description and version of the running service. Public, no token needed. The version is `<package version>+<build>`, the build being the `BUILD_ID` setting when the service was started with one, else the commit of the checkout it runs from (seven hex digits), else `dev`.
          */
         get: operations["getInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API reference page
+         * @description This document rendered for people (Swagger UI, served by the service itself: the page loads nothing from
+         *     elsewhere and its validator badge is off). Public, no token needed; `/docs/` answers the same.
+         *
+         *     **Try it out** sends real requests from the browser. Authorize either with a token (`bearerAuth`) or with
+         *     `passwordLogin`: a person's e-mail address and password, sent to the token endpoint of the realm the page is
+         *     set to (public client `self-service`, no client secret). The realm is the `realm` query parameter, by default
+         *     the tenant the service creates on its first start (`BOOTSTRAP_TENANT`, `demo` unless set); the page has a
+         *     field to change it. With an external IdP (`AUTH_URL`), the token endpoint is that IdP's.
+         */
+        get: operations["getReferencePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A script or style sheet of the reference page
+         * @description The files `/docs` loads: Swagger UI's bundle and style sheet (from the `swagger-ui-dist` package the service
+         *     runs with) and the page's own start script and styles. Public. Any other name answers 404.
+         */
+        get: operations["getReferencePageAsset"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4565,6 +4615,36 @@ export interface components {
         };
         Index: {
             _links: components["schemas"]["Links"];
+        };
+        /**
+         * @description The API root (`GET /`); its links beyond those of an `Index` lead to the audit history, this document and its reference page.
+         * @example {
+         *       "_links": {
+         *         "clusters": {
+         *           "href": "https://portal.example.com/api/clusters{?page,size,sort}",
+         *           "templated": true
+         *         },
+         *         "auditHistory": {
+         *           "href": "https://portal.example.com/api/audit-history"
+         *         },
+         *         "openapi": {
+         *           "href": "https://portal.example.com/api/openapi.json"
+         *         },
+         *         "docs": {
+         *           "href": "https://portal.example.com/api/docs"
+         *         }
+         *       }
+         *     }
+         */
+        ApiIndex: {
+            /** @description HAL links by relation (as in `Links`), these three always present. */
+            _links: {
+                auditHistory: components["schemas"]["Link"];
+                openapi: components["schemas"]["Link"];
+                docs: components["schemas"]["Link"];
+            } & {
+                [key: string]: components["schemas"]["Link"] | components["schemas"]["Link"][];
+            };
         };
         Info: {
             /** @example platform-management-service */
@@ -14773,11 +14853,20 @@ export interface operations {
                      *         },
                      *         "user": {
                      *           "href": "https://portal.example.com/api/user"
+                     *         },
+                     *         "auditHistory": {
+                     *           "href": "https://portal.example.com/api/audit-history"
+                     *         },
+                     *         "openapi": {
+                     *           "href": "https://portal.example.com/api/openapi.json"
+                     *         },
+                     *         "docs": {
+                     *           "href": "https://portal.example.com/api/docs"
                      *         }
                      *       }
                      *     }
                      */
-                    "application/hal+json": components["schemas"]["Index"];
+                    "application/hal+json": components["schemas"]["ApiIndex"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14813,6 +14902,86 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReferencePage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The tenant (shortName) whose token endpoint the page's password login uses.
+                 * @example demo
+                 */
+                realm?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reference page. */
+            200: {
+                headers: {
+                    /** @description Scripts, styles and requests only from this service. */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <!DOCTYPE html>
+                     *     <html lang="en">
+                     *     <head><title>Platform Management Service API reference</title>
+                     */
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    getReferencePageAsset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the item's ETag equals this value.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description A file name the page refers to.
+                 * @example swagger-ui.css
+                 */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /** @description The file's version. */
+                    ETag?: string;
+                    /** @description `no-cache`: a client revalidates its copy with `If-None-Match`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (function () { 'use strict'; })(); */
+                    "text/javascript": string;
+                    /** @example .swagger-ui { font-family: sans-serif; } */
+                    "text/css": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getOpenApiJson: {

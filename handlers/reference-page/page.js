@@ -1,0 +1,53 @@
+/*
+ * The reference page's start script (served at /api/docs/reference-page.js). It is a file rather than inline code so
+ * that the page's Content-Security-Policy admits scripts from the service only. The page's element #swagger-ui
+ * carries the settings the service filled in: where the document is, the API root, and the token endpoint of the
+ * realm the page is set to.
+ */
+(function () {
+  'use strict';
+  var root = document.getElementById('swagger-ui');
+  var settings = root.dataset;
+
+  /*
+   * The document names one realm's token endpoint; the password login must use the chosen realm's, and the API
+   * root the service actually serves under.
+   */
+  function adapted(doc) {
+    var schemes = (doc.components && doc.components.securitySchemes) || {};
+    var password = schemes.passwordLogin && schemes.passwordLogin.flows && schemes.passwordLogin.flows.password;
+    if (password) password.tokenUrl = new URL(settings.tokenUrl, window.location.href).href;
+    doc.servers = [{ url: settings.apiUrl }];
+    return doc;
+  }
+
+  function start(doc) {
+    window.ui = window.SwaggerUIBundle({
+      spec: adapted(doc),
+      dom_id: '#swagger-ui',
+      layout: 'BaseLayout',
+      presets: [window.SwaggerUIBundle.presets.apis],
+      // No badge image from validator.swagger.io: nothing leaves the service.
+      validatorUrl: null,
+      deepLinking: true,
+      displayOperationId: true,
+      filter: true,
+      queryConfigEnabled: false,
+    });
+    window.ui.initOAuth({ clientId: settings.clientId });
+  }
+
+  function fail(error) {
+    var message = document.createElement('p');
+    message.className = 'reference-page-error';
+    message.textContent = 'The OpenAPI document could not be loaded: ' + error.message;
+    root.appendChild(message);
+  }
+
+  fetch(settings.openapiUrl, { headers: { Accept: 'application/json' } })
+    .then(function (res) {
+      if (!res.ok) throw new Error('GET ' + settings.openapiUrl + ' answered ' + res.status);
+      return res.json();
+    })
+    .then(start, fail);
+})();
