@@ -6,8 +6,8 @@ import { projectRoot } from './project-root';
 export type Schema = Record<string, any>;
 
 const file = path.join(projectRoot, 'generated', 'openapi.json');
-export const specText = readFileSync(file, 'utf8');
-export const spec: Schema = JSON.parse(specText);
+// The text is parsed and let go: only the parsed document stays in memory.
+export const spec: Schema = JSON.parse(readFileSync(file, 'utf8'));
 
 export function resolveRef(ref: string): Schema {
   return ref.slice(2).split('/').reduce((acc: Schema, key) => acc?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec);

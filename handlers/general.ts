@@ -9,7 +9,8 @@ import { resources } from './resources';
 
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { description: string };
 const version = serviceVersion();
-const specYaml = readFileSync(path.join(root, 'generated', 'openapi.yaml'), 'utf8');
+/** Read on first use: most processes never serve the YAML form, and it is as large as the document. */
+let specYaml: string | undefined;
 
 /** The collection relations of the index (templated with paging) and of `/profile`: one per registered resource. */
 const COLLECTIONS = resources.map((r) => r.collection);
@@ -32,7 +33,10 @@ export const getInfo: Handler = () => plain({
 });
 
 export const getOpenApiJson: Handler = () => ({ status: 200, body: spec, contentType: 'application/json' });
-export const getOpenApiYaml: Handler = () => ({ status: 200, body: specYaml, contentType: 'application/yaml' });
+export const getOpenApiYaml: Handler = () => {
+  specYaml ??= readFileSync(path.join(root, 'generated', 'openapi.yaml'), 'utf8');
+  return { status: 200, body: specYaml, contentType: 'application/yaml' };
+};
 
 export const getProfile: Handler = (ctx) => {
   const links: Record<string, unknown> = { self: link(`${ctx.base}/profile`) };
