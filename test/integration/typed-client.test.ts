@@ -9,6 +9,7 @@ import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatformClient, passwordToken, type PlatformClient } from '../../client/src/index';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { WALKTHROUGH_AUDIT } from '../support/walkthrough-audit';
 
 /** The roles of the admin that `npm start` creates on its first start. */
 const DEMO_ADMIN_ROLES = ['SUPER_ADMIN', 'TENANT_ADMIN', 'APPLICATION_AUTHOR', 'ENVIRONMENT_AUTHOR', 'STREAM_AUTHOR'];
@@ -123,21 +124,7 @@ describe('README: First ten minutes, through the typed client', () => {
 
   it('reads every step back from the audit history, newest first', async () => {
     const history = expectData(await client.GET('/audit-history', { params: { query: { size: 20 } } }), 200);
-    expect(history._embedded.events.map((e) => `${e.action} ${e.resourceType} ${e.resourceName}`)).toEqual([
-      'APPLICATION_ACCESS_APPROVED Application billing',
-      'APPLICATION_ACCESS_REQUESTED Application billing',
-      'AUTHENTICATION_CONFIGURED Application billing',
-      'CREATED Application billing',
-      'TOPIC_CONFIGURED Topic orders',
-      'CREATED Topic orders',
-      'SCHEMA_VERSION_UPLOADED Schema io.shop.Order',
-      'CREATED Schema io.shop.Order',
-      'CREATED Environment dev',
-      'CREATED Group Orders team',
-      'CLUSTER_ADDED Instance Local',
-      'CREATED Instance Local',
-      'CREATED Cluster local',
-    ]);
+    expect(history._embedded.events.map((e) => `${e.action} ${e.resourceType} ${e.resourceName}`)).toEqual(WALKTHROUGH_AUDIT);
   });
 });
 

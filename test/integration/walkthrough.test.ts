@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { WALKTHROUGH_AUDIT } from '../support/walkthrough-audit';
 
 const README = new URL('../../README.md', import.meta.url);
 const SECTION = '## First ten minutes';
@@ -110,20 +111,6 @@ describe('README: First ten minutes', () => {
 
   it('reads every step back from the audit history, newest first', () => {
     const entries = outputOf(/audit-history/).trim().split('\n').map((line) => line.split('\t').slice(1).join(' '));
-    expect(entries).toEqual([
-      'APPLICATION_ACCESS_APPROVED Application billing',
-      'APPLICATION_ACCESS_REQUESTED Application billing',
-      'AUTHENTICATION_CONFIGURED Application billing',
-      'CREATED Application billing',
-      'TOPIC_CONFIGURED Topic orders',
-      'CREATED Topic orders',
-      'SCHEMA_VERSION_UPLOADED Schema io.shop.Order',
-      'CREATED Schema io.shop.Order',
-      'CREATED Environment dev',
-      'CREATED Group Orders team',
-      'CLUSTER_ADDED Instance Local',
-      'CREATED Instance Local',
-      'CREATED Cluster local',
-    ]);
+    expect(entries).toEqual(WALKTHROUGH_AUDIT);
   });
 });
