@@ -38,24 +38,34 @@ interface LoadedKey { kid: string; jwk: PublicJwk; sealedPrivateKey: string; cre
 
 export function createKeyStore(models: Pick<Models, 'SigningKey'>, secretBox: SecretBox): KeyStore {
   const { SigningKey } = models;
-  let cache: { keys: LoadedKey[]; loadedAt: number } | undefined;
+  let cache: { keys: LoadedKey[]; loadedAt: number; generation: number } | undefined;
   let loading: Promise<LoadedKey[]> | undefined;
-  let creating: Promise<void> | undefined;
+  let generation = 0;
+  let creating: Promise<LoadedKey> | undefined;
   const privatePems = new Map<string, string>();
 
+  /** Reads the keys; answers the newest read's keys, which a read that finishes late does not replace. */
   async function load(): Promise<LoadedKey[]> {
+    // A read started before a key was written may finish after one started later: the newest read wins the cache.
+    const started = ++generation;
     const rows = await SigningKey.findAll({
       where: { [Op.or]: [{ retiredAt: null }, { retiredAt: { [Op.gt]: new Date() } }] },
       order: [['createdAt', 'ASC'], ['kid', 'ASC']],
     });
     const keys = rows.map(toLoaded);
-    cache = { keys, loadedAt: Date.now() };
-    return keys;
+    if (!cache || started > cache.generation) cache = { keys, loadedAt: Date.now(), generation: started };
+    return cache.keys;
   }
 
-  /** One database read at a time, however many requests ask together. */
-  function reload(): Promise<LoadedKey[]> {
-    loading ??= load().finally(() => { loading = undefined; });
+  /**
+   * One database read at a time, however many requests ask together. `fresh` starts a read that begins now, for a
+   * caller that has just written: a read already under way may have begun before the write.
+   */
+  function reload(fresh = false): Promise<LoadedKey[]> {
+    if (fresh || !loading) {
+      const read: Promise<LoadedKey[]> = load().finally(() => { if (loading === read) loading = undefined; });
+      loading = read;
+    }
     return loading;
   }
 
@@ -65,7 +75,7 @@ export function createKeyStore(models: Pick<Models, 'SigningKey'>, secretBox: Se
     return cache!.keys;
   }
 
-  async function create(retirePrevious: boolean): Promise<void> {
+  async function create(retirePrevious: boolean): Promise<LoadedKey> {
     const { publicKey, privateKey } = await generateKeyPair('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
     const { n, e } = publicKey.export({ format: 'jwk' });
     if (!n || !e) throw new Error('RSA key export lacks n or e');
@@ -73,6 +83,7 @@ export function createKeyStore(models: Pick<Models, 'SigningKey'>, secretBox: Se
     const jwk: PublicJwk = { kty: 'RSA', kid, use: 'sig', alg: 'RS256', n, e };
     const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     const now = new Date();
+    const sealedPrivateKey = secretBox.seal(pem);
     await SigningKey.sequelize!.transaction(async (transaction) => {
       if (retirePrevious) {
         await SigningKey.update(
@@ -81,16 +92,20 @@ export function createKeyStore(models: Pick<Models, 'SigningKey'>, secretBox: Se
         );
       }
       await SigningKey.create(
-        { kid, privateKey: secretBox.seal(pem), publicJwk: JSON.stringify(jwk), createdAt: now, retiredAt: null },
+        { kid, privateKey: sealedPrivateKey, publicJwk: JSON.stringify(jwk), createdAt: now, retiredAt: null },
         { transaction },
       );
     });
     privatePems.set(kid, pem);
-    await reload();
+    await reload(true);
+    return { kid, jwk, sealedPrivateKey, createdAt: now, retiredAt: null };
   }
 
-  /** Single-flight within this process; two processes racing each keep their own key, and the JWKS lists both. */
-  function createOnce(retirePrevious: boolean): Promise<void> {
+  /**
+   * Single-flight within this process; two processes racing each keep their own key, and the JWKS lists both. The
+   * made key is answered directly, so its caller does not depend on what a concurrent read put in the cache.
+   */
+  function createOnce(retirePrevious: boolean): Promise<LoadedKey> {
     creating ??= create(retirePrevious).finally(() => { creating = undefined; });
     return creating;
   }
@@ -112,12 +127,8 @@ export function createKeyStore(models: Pick<Models, 'SigningKey'>, secretBox: Se
     if (!key) {
       // Another process may have made one since our last read.
       key = newestActive(await reload());
-      if (!key) {
-        await createOnce(false);
-        key = newestActive(cache!.keys);
-      }
+      key ??= await createOnce(false);
     }
-    if (!key) throw new Error('No active signing key after creating one');
     return key;
   }
 
@@ -130,8 +141,8 @@ export function createKeyStore(models: Pick<Models, 'SigningKey'>, secretBox: Se
       let keys = await current(options?.refresh ?? false);
       // A JWKS is never empty: clients that fetch it before the first login would otherwise cache "no keys".
       if (!newestActive(keys)) {
-        await ensureActive(keys);
-        keys = cache!.keys;
+        const made = await ensureActive(keys);
+        keys = cache!.keys.some((k) => k.kid === made.kid) ? cache!.keys : [...cache!.keys, made];
       }
       return { keys: keys.map((k) => ({ ...k.jwk })) };
     },

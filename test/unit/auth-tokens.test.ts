@@ -238,6 +238,35 @@ describe('key store', () => {
     await expect(authenticate(bearer(await forge({})))).resolves.toBeDefined();
   });
 
+  it('makes the first key once even when a read that began before it was written ends after it', async () => {
+    const table = signingKeyTable();
+    const store = createKeyStore({ ...models, SigningKey: table } as unknown as Models, box);
+    const readAll = table.findAll;
+    let holdNextRead = false;
+    table.findAll = async () => {
+      const snapshot = await readAll();
+      if (holdNextRead) {
+        holdNextRead = false;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return snapshot;
+    };
+    const write = table.create;
+    let concurrent: Promise<unknown> | undefined;
+    table.create = async (values: Rec) => {
+      holdNextRead = true;
+      concurrent = store.jwks();
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the other read has taken its snapshot
+      await write(values);
+    };
+    const first = await store.activeKey();
+    const published = (await concurrent) as { keys: { kid: string }[] };
+    expect(published.keys.map((k) => k.kid)).toEqual([first.kid]);
+    await new Promise((resolve) => setTimeout(resolve, 150)); // the stale read has ended
+    expect((await store.activeKey()).kid).toBe(first.kid);
+    expect(table.rows).toHaveLength(1);
+  });
+
   it('keeps both keys when two processes create the first one at once, and each verifies the other', async () => {
     const table = signingKeyTable();
     const shared = { ...models, SigningKey: table } as unknown as Models;
