@@ -1,6 +1,7 @@
 import { Umzug, SequelizeStorage } from 'umzug';
 import type { Sequelize } from 'sequelize';
 import { migrations } from '.';
+import { withMigrationLock } from './lock';
 
 /** umzug over the static list in migrations/index.ts (works the same under tsx, vitest and plain node). */
 export function migrator(sequelize: Sequelize) {
@@ -13,8 +14,9 @@ export function migrator(sequelize: Sequelize) {
   });
 }
 
+/** Applies what is pending, under the database's migration lock (migrations/lock): hosts may start together. */
 export async function migrate(sequelize: Sequelize): Promise<string[]> {
-  const done = await migrator(sequelize).up();
+  const done = await withMigrationLock(sequelize, () => migrator(sequelize).up());
   return done.map((m) => m.name);
 }
 

@@ -3,6 +3,8 @@
  * §1.1 BOOTSTRAP_*) and by `npm run admin -- create-tenant`.
  */
 import { randomBytes } from 'node:crypto';
+import { UniqueConstraintError } from 'sequelize';
+import { isDeadlock } from './db-errors';
 import { hashSecret } from '../core/passwords';
 import { writeAudit, type AuditActor } from './audit-event';
 import { seedReferenceData } from './reference-data';
@@ -60,11 +62,19 @@ export async function createTenantWithAdmin(models: Models, spec: NewTenant, mak
   return { tenant: spec.shortName, email: spec.email, password, roles };
 }
 
-/** Creates the tenant and a SUPER_ADMIN + TENANT_ADMIN user when no tenant exists yet; otherwise does nothing. */
+/**
+ * Creates the tenant and a SUPER_ADMIN + TENANT_ADMIN user when no tenant exists yet; otherwise does nothing. Hosts
+ * starting together on an empty database each try: the tenant's unique short name lets one of them make it.
+ */
 export async function bootstrap(models: Models, opts: { tenant: string; email: string; password?: string }): Promise<Bootstrapped | null> {
   if ((await models.Tenant.count()) > 0) return null;
   const password = opts.password ?? randomPassword();
-  await createTenantWithAdmin(models, { shortName: opts.tenant, email: opts.email, firstName: 'Demo', password, superAdmin: true }, { actor: 'system', actorName: null });
+  try {
+    await createTenantWithAdmin(models, { shortName: opts.tenant, email: opts.email, firstName: 'Demo', password, superAdmin: true }, { actor: 'system', actorName: null });
+  } catch (err) {
+    if (err instanceof UniqueConstraintError || isDeadlock(err)) return null;
+    throw err;
+  }
   return { tenant: opts.tenant, email: opts.email, password };
 }
 

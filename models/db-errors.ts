@@ -35,3 +35,30 @@ export function isConnectionLost(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * The last column of every unique index (migrations name each `<table>_<column>_uq`), longest first: MySQL and
+ * MariaDB report a collision by index name, and the column is the longest of these the name ends with. A schema
+ * test checks the list against every unique index of the migrated database.
+ */
+export const UNIQUE_INDEX_COLUMNS = [
+  'application_id_key', 'plugin_class_key', 'environment_uid', 'short_name_key', 'federated_subject', 'access_type',
+  'version_key', 'short_name', 'email_key', 'client_id', 'name_key', 'open_key', 'identity', 'username', 'type', 'seq',
+].sort((a, b) => b.length - a.length);
+
+/**
+ * The columns a unique collision names, the tenant column left out: PostgreSQL reports the index's columns;
+ * MySQL and MariaDB the index's name (`groups_name_key_uq`, or `groups.groups_name_key_uq`), read back to its column.
+ */
+export function collidingColumns(err: { fields?: Record<string, unknown> | string[] }): string[] {
+  const keys = Array.isArray(err.fields) ? err.fields : Object.keys(err.fields ?? {});
+  return keys.flatMap((key) => {
+    const name = key.split('.').pop()!;
+    if (name === 'tenant_uid') return [];
+    if (!name.endsWith('_uq')) return [name];
+    const stem = name.replace(/_uq$/, '');
+    if (stem === 'users_federated') return ['federated_subject'];
+    const column = UNIQUE_INDEX_COLUMNS.find((c) => stem === c || stem.endsWith(`_${c}`));
+    return column ? [column] : [];
+  });
+}

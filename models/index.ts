@@ -10,6 +10,7 @@ import { defineCluster } from './cluster';
 import { defineInstance } from './instance';
 import { defineEnvironment } from './environment';
 import { defineSigningKey } from './signing-key';
+import { defineServiceFact } from './service-fact';
 import { defineAuditEvent } from './audit-event';
 import { defineJoin } from './join';
 import { defineApplication } from './application';
@@ -59,6 +60,7 @@ export function initModels(sequelize: Sequelize) {
     ApplicationCredential: defineApplicationCredential(sequelize),
     ApplicationDeployment: defineApplicationDeployment(sequelize),
     SigningKey: defineSigningKey(sequelize),
+    ServiceFact: defineServiceFact(sequelize),
     AuditEvent: defineAuditEvent(sequelize),
   };
   const data: DataAccess = sequelize.getDialect() === 'postgres' ? pgDataAccess(models) : mysqlDataAccess(models);

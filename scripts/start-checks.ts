@@ -4,6 +4,9 @@ import { checkSigningKeysOpen } from '../auth/keys';
 import type { Config } from '../core/config';
 import { checkEncryptionKey, createSecretBox, encryptionKeySource } from '../core/secret-box';
 import type { Models } from '../models';
+import { recordFact } from '../models/service-fact';
+import { authBase } from '../core/public-url';
+import { logger } from '../core/logger';
 
 /**
  * Before the database: the encryption key, and the port — a first start that made its admin and then could not
@@ -26,3 +29,17 @@ function checkPortFree(port: number): Promise<void> {
 /** After the migrations: the stored signing keys open with this process's encryption key. */
 export const checkStoredKeys = (models: Models, config: Config): Promise<void> =>
   checkSigningKeysOpen(models, createSecretBox(config), encryptionKeySource(config));
+
+/**
+ * After the migrations: this host's issuer URL against the one the hosts before it recorded. Hosts that disagree
+ * each refuse the others' tokens (`iss`), so a difference is said at start; it is a warning, since a single host may
+ * move. Without PUBLIC_URL or AUTH_URL a host on port 0 has no URL before it listens, and records nothing.
+ */
+export async function checkIssuerUrl(models: Models, config: Config): Promise<void> {
+  if (config.port === 0 && !config.publicUrl && !config.externalAuthUrl) return;
+  const issuerBase = authBase(config, config.port);
+  const before = await recordFact(models.ServiceFact, 'issuerUrl', issuerBase);
+  if (before !== null) {
+    logger.warn({ issuerUrl: issuerBase, recorded: before }, `issuer URL ${issuerBase} differs from ${before}, which the hosts before this one used: hosts of one service need the same PUBLIC_URL (and AUTH_URL), or each refuses the tokens the others issue`);
+  }
+}

@@ -18,7 +18,7 @@ import { serveClusterMetrics } from '../server/telemetry/metrics-endpoint';
 import { startTracing } from '../server/telemetry/tracing-sdk';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
 import { announce, firstStart, type FirstStart } from './start-banner';
-import { checkStoredKeys, preflight } from './start-checks';
+import { checkIssuerUrl, checkStoredKeys, preflight } from './start-checks';
 import { failStart } from './start-errors';
 
 const POOL_CLOSE_BOUND_MS = 5_000;
@@ -69,6 +69,7 @@ async function servePrimary(config: Config, sequelize: Sequelize, databaseUrl: s
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   const seed = async (models: ReturnType<typeof initModels>) => {
     await checkStoredKeys(models, config);
+    await checkIssuerUrl(models, config);
     return firstStart(models, config);
   };
 

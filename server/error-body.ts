@@ -2,7 +2,7 @@
  * The one place where failures become the docs/contract.md §2 body. Stack traces and SQL never reach a client; the
  * failure behind a 5xx reaches the request's log line (server/telemetry/requests).
  */
-import { isConnectionLost, isDeadlock } from '../models/db-errors';
+import { collidingColumns, isConnectionLost, isDeadlock } from '../models/db-errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ConnectionError, ForeignKeyConstraintError, OptimisticLockError, TimeoutError, UniqueConstraintError,
@@ -15,7 +15,7 @@ export function errorReply(err: unknown): HttpError {
   if (clientError) return clientError;
   if (err instanceof ConnectionError || err instanceof TimeoutError || isConnectionLost(err)) return new ServiceUnavailableError();
   if (err instanceof UniqueConstraintError) {
-    const field = Object.keys(err.fields ?? {}).filter((f) => f !== 'tenant_uid').map(wireName)[0];
+    const field = collidingColumns(err).map(wireName)[0];
     return new ConflictError(field ? `${field}: already exists` : 'A resource with the same unique value already exists');
   }
   if (err instanceof OptimisticLockError) return new ConflictError('The resource was changed by a concurrent update; reload and retry');

@@ -1,12 +1,12 @@
 /** Collection and item endpoints of any resource: list, search, create, get, replace, patch, delete. */
-import type { Transaction } from 'sequelize';
+import { UniqueConstraintError, type Transaction } from 'sequelize';
 import type { AuditEntry } from '../../models/audit-event';
 import type { Row } from '../../models/define';
 import type { RequestContext } from '../../core/context';
 import { BadRequestError, ForbiddenError, NotFoundError, UnprocessableError } from '../../core/errors';
 import { checkIfMatch, notModified, validatorHeaders } from './etag';
 import { link } from '../../core/hal';
-import { checkUnique, diff, readInput, type Mode } from './input';
+import { checkUnique, diff, readInput, uniqueIndexClash, type Mode } from './input';
 import { mutate } from './mutation';
 import { parsePage, sortableAttributes } from './paging';
 import { accepts, COMPACT, hal, noContent, withPrecheck, type CheckedHandler, type Handler, type Reply } from './reply';
@@ -52,13 +52,17 @@ async function store(resource: Resource, ctx: RequestContext, mode: Mode, row: R
   await checkUnique(resource, ctx, values, row, transaction);
   const actor = ctx.principal.email;
   let saved: Row;
-  if (row) {
-    row.set({ ...values, modifiedBy: actor });
-    saved = await row.save({ transaction });
-  } else {
-    const extra: Record<string, unknown> = { tenantUid: ctx.principal.tenant.uid, ...values, createdBy: actor, modifiedBy: actor };
-    if (resource.onCreate) await resource.onCreate(ctx, extra, transaction);
-    saved = await resource.model(ctx.models).create(extra, { transaction });
+  try {
+    if (row) {
+      row.set({ ...values, modifiedBy: actor });
+      saved = await row.save({ transaction });
+    } else {
+      const extra: Record<string, unknown> = { tenantUid: ctx.principal.tenant.uid, ...values, createdBy: actor, modifiedBy: actor };
+      if (resource.onCreate) await resource.onCreate(ctx, extra, transaction);
+      saved = await resource.model(ctx.models).create(extra, { transaction });
+    }
+  } catch (err) {
+    throw (err instanceof UniqueConstraintError && uniqueIndexClash(resource, ctx, values, err)) || err;
   }
   for (const [assoc, uids] of links) await setLinks(ctx, assoc, saved.uid, uids, transaction);
   return saved;

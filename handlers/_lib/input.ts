@@ -1,5 +1,6 @@
 /** Request body → model values for create (POST), replace (PUT) and patch (PATCH) — docs/contract.md §3.4. */
-import { Op, fn, col, where as sqlWhere, type Transaction } from 'sequelize';
+import { Op, fn, col, where as sqlWhere, type Transaction, type UniqueConstraintError } from 'sequelize';
+import { collidingColumns } from '../../models/db-errors';
 import type { Row } from '../../models/define';
 import type { RequestContext } from '../../core/context';
 import { BadRequestError, ConflictError, UnprocessableError } from '../../core/errors';
@@ -121,6 +122,22 @@ export async function checkUnique(resource: Resource, ctx: RequestContext, value
     });
     if (clash) throw new ConflictError(`${f.name}: '${value}' already exists`);
   }
+}
+
+/**
+ * The same 409 as checkUnique's when the unique index, not the check, met the clash: a concurrent write of the
+ * same value committed between the check and the insert. Undefined when the index is none of the resource's fields.
+ */
+export function uniqueIndexClash(resource: Resource, ctx: RequestContext, values: Record<string, unknown>, err: UniqueConstraintError): ConflictError | undefined {
+  const columns = new Set(collidingColumns(err));
+  const attributes = resource.model(ctx.models).getAttributes() as Record<string, { field?: string; _keyOf?: string }>;
+  const columnOf = (attr: string) => attributes[attr]?.field ?? attr;
+  for (const f of resource.fields.filter((x) => x.unique)) {
+    const attr = attributeOf(f);
+    const twin = Object.keys(attributes).find((a) => attributes[a]._keyOf === attr);
+    if (columns.has(columnOf(attr)) || (twin && columns.has(columnOf(twin)))) return new ConflictError(`${f.name}: '${String(values[attr])}' already exists`);
+  }
+  return undefined;
 }
 
 /** `{field: {old, new}}` for every changed wire value. */

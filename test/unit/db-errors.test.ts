@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, DatabaseError, UniqueConstraintError } from 'sequelize';
-import { isConnectionLost, isDeadlock } from '../../models/db-errors';
+import { collidingColumns, isConnectionLost, isDeadlock } from '../../models/db-errors';
 
 /** A driver error as Sequelize wraps it when the statement ran (DatabaseError keeps it as `parent`). */
 const wrapped = (fields: Record<string, unknown>) => new DatabaseError(Object.assign(new Error(String(fields.message ?? 'x')), fields) as never);
@@ -47,4 +47,16 @@ describe('isDeadlock', () => {
     ['SQLSTATE 40001', wrapped({ sqlState: '40001' })],
   ])('%s', (_what, err) => expect(isDeadlock(err)).toBe(true));
   it('not for a lost connection', () => expect(isDeadlock(wrapped({ code: '57P01' }))).toBe(false));
+});
+
+describe('collidingColumns', () => {
+  it.each([
+    ['PostgreSQL: the columns, tenant left out', { tenant_uid: 'a', name_key: 'team' }, ['name_key']],
+    ['MariaDB: the index name', { groups_name_key_uq: 'a-team' }, ['name_key']],
+    ['MySQL 8: table and index name', { 'groups.groups_name_key_uq': 'a-team' }, ['name_key']],
+    ['the longest column the name ends with', { instances_short_name_key_uq: 'x' }, ['short_name_key']],
+    ['a table whose name holds a column name', { application_access_access_type_uq: 'x' }, ['access_type']],
+    ['the federated identity', { users_federated_uq: 'x' }, ['federated_subject']],
+    ['an index of no known column', { mystery_uq: 'x' }, []],
+  ])('%s', (_what, fields, columns) => expect(collidingColumns({ fields })).toEqual(columns));
 });
