@@ -31,15 +31,17 @@ export interface KeyStore {
 export const ROTATION_GRACE_MS = (1800 + 60) * 1000;
 // Another process may rotate or create a key; re-reading this often bounds how long we miss it.
 const CACHE_TTL_MS = 60_000;
-// Forced re-reads come from tokens with an unknown kid, which anyone can send: cap their rate.
+// Forced re-reads come from tokens with an unknown kid, which anyone can send: at most one per this interval.
 const MIN_REFRESH_INTERVAL_MS = 1_000;
 
 interface LoadedKey { kid: string; jwk: PublicJwk; sealedPrivateKey: string; createdAt: Date; retiredAt: Date | null }
 
 export function createKeyStore(models: Pick<Models, 'SigningKey'>, secretBox: SecretBox): KeyStore {
   const { SigningKey } = models;
-  let cache: { keys: LoadedKey[]; loadedAt: number; generation: number } | undefined;
+  let cache: { keys: LoadedKey[]; startedAt: number; generation: number } | undefined;
   let loading: Promise<LoadedKey[]> | undefined;
+  /** When the newest read, done or under way, began. */
+  let pendingStartedAt = 0;
   let generation = 0;
   let creating: Promise<LoadedKey> | undefined;
   const privatePems = new Map<string, string>();
@@ -48,12 +50,13 @@ export function createKeyStore(models: Pick<Models, 'SigningKey'>, secretBox: Se
   async function load(): Promise<LoadedKey[]> {
     // A read started before a key was written may finish after one started later: the newest read wins the cache.
     const started = ++generation;
+    const startedAt = Date.now();
     const rows = await SigningKey.findAll({
       where: { [Op.or]: [{ retiredAt: null }, { retiredAt: { [Op.gt]: new Date() } }] },
       order: [['createdAt', 'ASC'], ['kid', 'ASC']],
     });
     const keys = rows.map(toLoaded);
-    if (!cache || started > cache.generation) cache = { keys, loadedAt: Date.now(), generation: started };
+    if (!cache || started > cache.generation) cache = { keys, startedAt, generation: started };
     return cache.keys;
   }
 
@@ -63,16 +66,30 @@ export function createKeyStore(models: Pick<Models, 'SigningKey'>, secretBox: Se
    */
   function reload(fresh = false): Promise<LoadedKey[]> {
     if (fresh || !loading) {
+      pendingStartedAt = Date.now();
       const read: Promise<LoadedKey[]> = load().finally(() => { if (loading === read) loading = undefined; });
       loading = read;
     }
     return loading;
   }
 
+  /**
+   * The keys, re-read when older than the TTL. `refresh` asks for a read that starts after the call: a token names a
+   * kid we lack, perhaps a key another host made just now. Within the rate limit the call waits for the window's
+   * end rather than refusing, and every caller waiting shares one read.
+   */
   async function current(refresh = false): Promise<LoadedKey[]> {
-    const age = cache ? Date.now() - cache.loadedAt : Infinity;
-    if (age > CACHE_TTL_MS || (refresh && age > MIN_REFRESH_INTERVAL_MS)) return reload();
-    return cache!.keys;
+    const askedAt = Date.now();
+    const age = cache ? askedAt - cache.startedAt : Infinity;
+    if (age > CACHE_TTL_MS) return reload();
+    if (!refresh) return cache!.keys;
+    for (;;) {
+      if (loading && pendingStartedAt >= askedAt) return loading;
+      if (cache!.startedAt >= askedAt) return cache!.keys;
+      const wait = pendingStartedAt + MIN_REFRESH_INTERVAL_MS - Date.now();
+      if (wait <= 0) return reload(true);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 
   async function create(retirePrevious: boolean): Promise<LoadedKey> {

@@ -267,6 +267,22 @@ describe('key store', () => {
     expect(table.rows).toHaveLength(1);
   });
 
+  it("sees another process's new key on a forced re-read even right after a read, and reads at most once per second however many ask", async () => {
+    const table = signingKeyTable();
+    const shared = { ...models, SigningKey: table } as unknown as Models;
+    const here = createKeyStore(shared, box);
+    const first = await here.activeKey();
+    const readAll = table.findAll;
+    let reads = 0;
+    table.findAll = async () => { reads += 1; return readAll(); };
+    await createKeyStore(shared, box).rotate();
+    const rotated = table.rows.find((r) => r.retiredAt === null)!.kid as string;
+    reads = 0;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => here.jwks({ refresh: true })));
+    for (const a of answers) expect(a.keys.map((k) => k.kid)).toEqual(expect.arrayContaining([first.kid, rotated]));
+    expect(reads).toBe(1);
+  });
+
   it('keeps both keys when two processes create the first one at once, and each verifies the other', async () => {
     const table = signingKeyTable();
     const shared = { ...models, SigningKey: table } as unknown as Models;
