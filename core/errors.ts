@@ -79,6 +79,9 @@ export class UnprocessableError extends HttpError {
     super(422, list.length === 1 ? list[0] : 'Unprocessable entity', list);
   }
 }
+/** Seconds a client waits before sending again: a restarted or failed-over database usually answers by then. */
+export const RETRY_AFTER_SECONDS = 2;
+
 export class ServiceUnavailableError extends HttpError {
-  constructor(reason = 'The database is not reachable') { super(503, 'Service unavailable', [reason]); }
+  constructor(reason = 'The database is not reachable') { super(503, 'Service unavailable', [reason], null, { 'Retry-After': String(RETRY_AFTER_SECONDS) }); }
 }

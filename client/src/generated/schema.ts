@@ -8707,9 +8707,11 @@ export interface components {
                 "application/hal+json": components["schemas"]["ApiError"];
             };
         };
-        /** @description The database is not reachable. */
+        /** @description The database is not reachable (a restart, a failover, a lost connection). The request may be sent again after `Retry-After`; a write whose connection ended during its commit may have been applied, so a client reads before it repeats a create. */
         ServiceUnavailable: {
             headers: {
+                /** @description Seconds after which the request may be sent again */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
