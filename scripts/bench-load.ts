@@ -48,4 +48,6 @@ const times: number[] = [];
 const result = await run(spec.amount ? { amount: spec.amount } : { duration: spec.duration }, times);
 times.sort((a, b) => a - b);
 const at = (q: number) => (times.length ? times[Math.min(times.length - 1, Math.floor(times.length * q))] : NaN);
-process.stdout.write(JSON.stringify({ ...result, precise: { p50: at(0.5), p99: at(0.99), count: times.length } }));
+process.stdout.write(JSON.stringify({
+  ...result, precise: { p50: at(0.5), p99: at(0.99), count: times.length }, ...(spec.keepTimes ? { times: times.map((t) => Math.round(t * 10) / 10) } : {}),
+}));

@@ -22,6 +22,8 @@ export interface LoadSpec {
   warmup?: number;
   /** The first `{n}`. */
   start?: number;
+  /** Also answer every response's time (ms), as `times`: a soak's window merges its slices' quantiles. */
+  keepTimes?: boolean;
 }
 
 export interface Row {
@@ -39,7 +41,7 @@ export interface Row {
 }
 
 /** bench-load.ts with `spec`: autocannon's result. */
-async function loadProcess(name: string, spec: LoadSpec): Promise<Record<string, any>> {
+export async function loadProcess(name: string, spec: LoadSpec): Promise<Record<string, any>> {
   const child = spawnScript('scripts/bench-load.ts', {}, 'pipe');
   const tail = tailOf(child);
   let out = '';

@@ -13,6 +13,7 @@
  * grants approved (3000), BENCH_ROUNDS of bare/ours GET item (3), BENCH_SIZE_ROUNDS of the sizes (3), BENCH_START_WARMUP seconds of untimed load on a
  * server just started (5), BENCH_LOG_LEVEL of the API (warn: failures only; info adds the line of every request).
  * A quick try: BENCH_SIZES=1000,5000 BENCH_AUDIT_SIZES=1000,5000 BENCH_DURATION=2 npm run bench
+ * `npm run bench -- soak` runs the soak instead (scripts/bench-soak.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ import { killAllNow, processCount, stopAll } from './bench-procs';
 import { runScenario, warmUp, type LoadSpec, type Row } from './bench-run';
 import { seededName, seedStreams } from './bench-seed';
 import { startApi, startBare, type ColdStart, type Server } from './bench-service';
+import { soak } from './bench-soak';
 import { siblingTarget, stopTargets, type SizeTarget } from './bench-sizes';
 import { goalsOf, setGrowthRatios } from './bench-goals';
 import { coldStartTable, goalList, scenarioTable, sizeLabel } from './bench-table';
@@ -98,6 +100,7 @@ async function main(): Promise<string> {
   log(header);
 
   const start = (workers: number) => startApi({ databaseUrl, dataDir, workers }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD));
+  if (process.argv.slice(2).includes('soak')) return soak({ models, start, header, log });
   log('first start of the API (creates the bench tenant)…');
   const first = await start(1);
   await first.server.stop();
