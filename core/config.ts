@@ -31,6 +31,14 @@ export interface Config {
   tracing: boolean;
   /** How long a stopping process waits for the requests it is serving, 10 s (`SHUTDOWN_TIMEOUT_MS`). */
   shutdownTimeoutMs: number;
+  /** A request's header block must have arrived within this, 20 s (`HEADERS_TIMEOUT_MS`). */
+  headersTimeoutMs: number;
+  /** A whole request, body included, must have arrived within this, 60 s (`REQUEST_TIMEOUT_MS`). */
+  requestTimeoutMs: number;
+  /** Requests one keep-alive connection serves before it is closed, 1000 (`MAX_REQUESTS_PER_CONNECTION`). */
+  maxRequestsPerConnection: number;
+  /** Connections one process holds open at once; more are closed at once, 1000 (`MAX_CONNECTIONS`). */
+  maxConnections: number;
 }
 
 /** One entry of `TRUSTED_ISSUERS`: an external identity provider (workload identity, CI) a service account may be bound to. */
@@ -70,6 +78,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: metricsPort(env),
     tracing: tracingWanted(env),
     shutdownTimeoutMs: positiveInt(env.SHUTDOWN_TIMEOUT_MS, 'SHUTDOWN_TIMEOUT_MS', 'milliseconds') ?? 10_000,
+    ...clientBounds(env),
+  };
+}
+
+/** The bounds of what one client may hold (server/connection-limits.ts); the headers come within the whole request. */
+function clientBounds(env: NodeJS.ProcessEnv): Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'maxRequestsPerConnection' | 'maxConnections'> {
+  const headersTimeoutMs = positiveInt(env.HEADERS_TIMEOUT_MS, 'HEADERS_TIMEOUT_MS', 'milliseconds') ?? 20_000;
+  const requestTimeoutMs = positiveInt(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS', 'milliseconds') ?? Math.max(60_000, headersTimeoutMs);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs}): the headers are part of the request`);
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    maxRequestsPerConnection: positiveInt(env.MAX_REQUESTS_PER_CONNECTION, 'MAX_REQUESTS_PER_CONNECTION', 'requests') ?? 1000,
+    maxConnections: positiveInt(env.MAX_CONNECTIONS, 'MAX_CONNECTIONS', 'connections') ?? 1000,
   };
 }
 

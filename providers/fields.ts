@@ -4,6 +4,7 @@
  */
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { matchEnum } from '../core/rules/loose-enum';
+import { BOOTSTRAP_SERVERS_MAX, HOST_MAX, shapeProblem } from './field-shapes';
 import {
   PROVIDER_TYPES, type ApacheKafkaConfig, type BrokerProtocol, type KafkaBrokerConfig, type ProviderConfig,
   type ProviderType, type RegistryConfig,
@@ -47,7 +48,10 @@ class Reader {
     this.problems.push(SECRET.test(field) || value === undefined ? { field, message } : { field, message, rejectedValue: value });
   }
 
-  /** The field's text: absent, null and blank are "not given"; anything but a string is a problem. */
+  /**
+   * The field's text: absent, null and blank are "not given"; anything but a string, or a string outside the
+   * field's shape (providers/field-shapes), is a problem.
+   */
   text(field: string): string | undefined {
     const value = this.body[field];
     if (value === undefined || value === null) return undefined;
@@ -55,7 +59,20 @@ class Reader {
       this.problem(field, 'must be a string');
       return undefined;
     }
-    return value.trim() === '' ? undefined : value;
+    if (value.trim() === '') return undefined;
+    const misfit = shapeProblem(field, value);
+    if (misfit) {
+      this.problem(field, misfit);
+      return undefined;
+    }
+    return value;
+  }
+
+  /** Whether the field has a value (a non-blank string, or something else, refused as not a string). */
+  given(field: string): boolean {
+    const value = this.body[field];
+    if (typeof value === 'string') return value.trim() !== '';
+    return this.text(field) !== undefined;
   }
 
   required(field: string, why = 'is required'): string | undefined {
@@ -158,7 +175,7 @@ export function parseProviderConfig(body: unknown, purpose: ProviderPurpose, whe
   const type = r.enumOf(TYPE, PROVIDER_TYPES, true);
   for (const name of Object.keys(fields)) {
     if (!KNOWN.has(name)) r.problem(name, 'is not a provider field');
-    else if (type && name !== TYPE && !FIELDS[type].includes(name) && r.text(name) !== undefined) r.problem(name, `does not apply to ${type}`);
+    else if (type && name !== TYPE && !FIELDS[type].includes(name) && r.given(name)) r.problem(name, `does not apply to ${type}`);
   }
   let config: ProviderConfig | undefined;
   if (type === 'AIVEN') {
@@ -182,9 +199,13 @@ function bootstrapServers(r: Reader): string[] | undefined {
   const raw = r.required('Svc-Bootstrap-Server-B');
   if (raw === undefined) return undefined;
   const servers = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (servers.length > BOOTSTRAP_SERVERS_MAX) {
+    r.problem('Svc-Bootstrap-Server-B', `must list at most ${BOOTSTRAP_SERVERS_MAX} host:port addresses`);
+    return undefined;
+  }
   const bad = servers.find((s) => {
     const m = HOST_PORT.exec(s);
-    return !m || Number(m[3]) < 1 || Number(m[3]) > 65535;
+    return !m || m[1].length > HOST_MAX || Number(m[3]) < 1 || Number(m[3]) > 65535;
   });
   if (servers.length === 0 || bad !== undefined) {
     r.problem('Svc-Bootstrap-Server-B', `must be host:port, or several separated by commas${bad ? ` ("${bad}" is not)` : ''}`);
@@ -196,7 +217,7 @@ function bootstrapServers(r: Reader): string[] | undefined {
 /** CA validation: "true" needs the truststore; "false" accepts any peer; absent validates with the truststore if given, else the system's CAs. */
 function caValidation(r: Reader, flagField: string, truststoreField: string): { caValidation: boolean; truststore?: string } {
   const flag = r.flag(flagField);
-  const given = r.text(truststoreField) !== undefined;
+  const given = r.given(truststoreField);
   const truststore = r.pem(truststoreField, 'truststore', false);
   if (flag === true && !given) r.problem(truststoreField, `is required when ${flagField} is "true"`);
   return { caValidation: flag ?? true, truststore };
@@ -219,7 +240,7 @@ function apacheKafka(r: Reader): ApacheKafkaConfig | undefined {
     broker = { protocol, ...tls, securityProtocol, username, password };
   }
   const unused = protocol === 'MTLS' ? ['Svc-Broker-Security-Protocol-Type-B', 'Svc-Broker-Username-B', 'Svc-Broker-Password-B'] : protocol ? ['Svc-Broker-Cert-B', 'Svc-Broker-Private-Key-B'] : [];
-  for (const f of unused) if (r.text(f) !== undefined) r.problem(f, `does not apply with ${protocol}`);
+  for (const f of unused) if (r.given(f)) r.problem(f, `does not apply with ${protocol}`);
   const registry = registryConfig(r);
   if (!bootstrap || !broker) return undefined;
   return { type: 'APACHE_KAFKA', bootstrapServers: bootstrap, broker, registry };
@@ -229,7 +250,7 @@ function registryConfig(r: Reader): RegistryConfig | undefined {
   const url = r.text('Svc-Sr-Url-B');
   if (url === undefined) {
     for (const f of FIELDS.APACHE_KAFKA.filter((n) => n.startsWith('Svc-Sr-') && n !== 'Svc-Sr-Url-B')) {
-      if (r.text(f) !== undefined) r.problem(f, 'needs Svc-Sr-Url-B (the schema registry address)');
+      if (r.given(f)) r.problem(f, 'needs Svc-Sr-Url-B (the schema registry address)');
     }
     return undefined;
   }
@@ -255,6 +276,6 @@ function registryConfig(r: Reader): RegistryConfig | undefined {
   }
   if (protocol === 'MTLS' && parsed?.protocol === 'http:') r.problem('Svc-Sr-Url-B', 'must be https with MTLS');
   const unused = protocol === 'Basic-Auth' ? ['Svc-Sr-Cert-B', 'Svc-Sr-Private-Key-B'] : protocol === 'MTLS' ? ['Svc-Sr-Username-B', 'Svc-Sr-Password-B'] : ['Svc-Sr-Username-B', 'Svc-Sr-Password-B', 'Svc-Sr-Cert-B', 'Svc-Sr-Private-Key-B'];
-  for (const f of unused) if (r.text(f) !== undefined) r.problem(f, `does not apply with ${protocol}`);
+  for (const f of unused) if (r.given(f)) r.problem(f, `does not apply with ${protocol}`);
   return registry;
 }

@@ -3,10 +3,11 @@
  * malformed request, a request too slow to arrive). Without a listener Node writes a bare status line; every
  * status ≥ 400 must carry the §7 body, so the listener writes it.
  */
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '../core/errors';
+import { sendError } from './error-body';
 
 interface ParserError extends Error { code?: string; rawPacket?: Buffer; bytesParsed?: number }
 
@@ -49,13 +50,26 @@ export function parserErrorResponse(status: number): string {
   ].join('\r\n');
 }
 
+/**
+ * Answers the parser's error and closes the connection (a listener of `clientError` must: Node leaves the socket
+ * open, and a slow client would keep it). A request whose headers were read already has its response object: a
+ * body that did not arrive in time is answered through it, so the request's log line and metrics say 408.
+ */
 export function answerParserErrors(server: Server): void {
   server.on('clientError', (err: ParserError, socket: Duplex) => {
-    // A connection the client dropped has nobody to answer.
-    if (err.code === 'ECONNRESET' || !socket.writable) {
+    const res = (socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
+    // A connection the client dropped has nobody to answer; a response already begun cannot be replaced.
+    if (err.code === 'ECONNRESET' || !socket.writable || res?.headersSent) {
       socket.destroy();
       return;
     }
-    socket.end(parserErrorResponse(statusOfParserError(err)));
+    const status = statusOfParserError(err);
+    if (res) {
+      res.setHeader('Connection', 'close');
+      // Node closes the connection once this response is sent (`Connection: close`).
+      sendError(res.req, res, new HttpError(status, undefined, [reasonOfParserError(status)]));
+      return;
+    }
+    socket.end(parserErrorResponse(status), () => socket.destroy());
   });
 }

@@ -14,6 +14,7 @@ import type { Config } from '../core/config';
 import { createSecretBox } from '../core/secret-box';
 import { migrations } from '../migrations';
 import { createLifecycle } from './lifecycle';
+import { limitConnections, limitRequestsPerConnection, serverOptions } from './connection-limits';
 import { authBase, publicRoot as publicRootOf } from '../core/public-url';
 import { collectMetrics } from './telemetry/metrics';
 import { listenMetrics, serviceMetrics } from './telemetry/metrics-endpoint';
@@ -58,8 +59,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   if (options.beforeListen) await options.beforeListen(models);
   const server: Server = await new Promise((resolve, reject) => {
-    const s = createServer(lifecycle.track(app));
+    const s = createServer(serverOptions(config), lifecycle.track(limitRequestsPerConnection(app, config.maxRequestsPerConnection)));
     lifecycle.watch(s);
+    limitConnections(s, config.maxConnections);
     s.listen(config.port, options.host ?? '0.0.0.0', () => resolve(s));
     s.once('error', reject);
   });

@@ -7,8 +7,11 @@
  *   npm run fuzz -- --seed N --requests M          (FUZZ_REQUESTS defaults to 3000 here)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app';
+import { createTenant, startTestApp, type TestApp } from '../support/app';
+import { certificateKit } from '../support/certificates';
 import { runFuzz } from '../fuzz/runner';
+import { providerBases, providerFieldBreaches, providerFieldCases } from '../fuzz/provider-fields';
+import { rawClient } from '../fuzz/raw-client';
 
 const requests = Number(process.env.FUZZ_REQUESTS ?? 3000);
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() % 2_147_483_647;
@@ -46,5 +49,24 @@ describe('fuzzing every operation of the OpenAPI document', () => {
       console.log(`fuzz: ${summary.length} failure classes, ${byCause.size} causes (seed ${seed}):\n${[...byCause].sort().map(([k, ops]) => `${k}\n    ${ops.join(', ')}`).join('\n')}`);
     }
     expect(summary, `fuzz seed ${seed} — each class's first request and response is printed above`).toEqual([]);
+  });
+});
+
+describe('fuzzing the provider fields', () => {
+  // Every hostile value must be refused before a provider is called: the closed port would answer 502.
+  it(`each Svc-* field's hostile lengths and shapes (seed ${seed}): 400 naming the field, never a provider call or 5xx`, { timeout: 60_000 }, async () => {
+    const kit = certificateKit();
+    const client = rawClient(app.url);
+    try {
+      const tenant = await createTenant(app, 'fuzz-providers');
+      const bases = providerBases(kit);
+      const cases = providerFieldCases(bases, seed);
+      const breaches = await providerFieldBreaches(client, app.config.basePath, tenant.admin.token, bases, cases);
+      console.log(`fuzz: ${cases.length} hostile provider field values × 4 operations, ${breaches.length} breaches`);
+      expect(breaches, `provider field fuzz, seed ${seed}`).toEqual([]);
+    } finally {
+      client.close();
+      kit.cleanup();
+    }
   });
 });

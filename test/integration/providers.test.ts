@@ -15,8 +15,9 @@ import { startLogCapture, type LogCapture } from '../support/log-capture';
 import { startMockKafka, type MockKafka } from '../support/mock-kafka';
 
 const AIVEN_TOKEN = 'aiven-token-secret-0001';
-const CC_KEY = 'CCKEY0001';
-const CC_SECRET = 'cc-secret-value-0001';
+/** Shaped as Confluent Cloud issues them: a 16-character key ID and a 64-character secret. */
+const CC_KEY = 'CCKEY00000000001';
+const CC_SECRET = `ccSecretValue0001${'s'.repeat(47)}`;
 const SASL_PASSWORD = 'sasl-password-secret-0001';
 
 let app: TestApp;
@@ -159,7 +160,7 @@ describe('providers: CONFLUENT_CLOUD', () => {
       credentialsValid: true, error: null,
       environments: [{ environmentId: 'env-1', services: [{ kafkaCluster: { id: 'lkc-1', url: 'SASL_SSL://pkc-1.confluent.cloud:9092' }, schemaRegistryClusters: [{ id: 'lsrc-1', url: 'https://psrc-1.confluent.cloud' }] }] }],
     });
-    const bad = await ask('/providers/validateCredentials', cloudFields({ 'Svc-Secret-C': 'nope' }));
+    const bad = await ask('/providers/validateCredentials', cloudFields({ 'Svc-Secret-C': 'n'.repeat(64) }));
     expect(bad.body).toMatchObject({ credentialsValid: false, environments: null });
     expect(bad.body.error).toMatch(/^CONFLUENT_CLOUD: .*401/);
   });
@@ -219,6 +220,30 @@ describe('providers: who may ask, and what is refused', () => {
     expect(type.body.subErrors[0]).toMatchObject({ field: 'Svc-Provider-Type', rejectedValue: 'KAFKA-ON-MARS' });
     const nothing = await call(app, 'POST', '/providers/validateCredentials', { token: t.admin.token, raw: '{"oops', headers: { 'Content-Type': 'application/json' } });
     expect(nothing.status).toBe(400);
+  });
+
+  it('a value outside its provider\'s shape or length → 400 naming it, and the provider is never called', async () => {
+    const before = aiven.requests.length;
+    const huge = await ask('/wizard/topics/info', { providerConfigs: aivenFields({ 'Svc-Service-Name-A': 'k'.repeat(100 * 1024) }) });
+    expect(huge.status, huge.text.slice(0, 300)).toBe(400);
+    expect(huge.body.subErrors.map((s: any) => s.field)).toEqual(['providerConfigs.Svc-Service-Name-A']);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [aivenFields({ 'Svc-Project-Id-A': 'acme/../../me' }), 'Svc-Project-Id-A'],
+      [aivenFields({ 'Svc-Service-Name-A': 'Kafka_Prod' }), 'Svc-Service-Name-A'],
+      [aivenFields({ 'Svc-Auth-Token-A': `${AIVEN_TOKEN}\r\nX-Injected: 1` }), 'Svc-Auth-Token-A'],
+      [cloudFields({ 'Svc-Api-Key-C': 'cckey00000000001' }), 'Svc-Api-Key-C'],
+      [cloudFields({ 'Svc-Secret-C': `${CC_SECRET}x` }), 'Svc-Secret-C'],
+      [kafkaFields(Array.from({ length: 51 }, (_, i) => `b${i}:9092`).join(',')), 'Svc-Bootstrap-Server-B'],
+      [kafkaFields(kafka.bootstrap, { 'Svc-Broker-Username-B': 'importer\u0000admin' }), 'Svc-Broker-Username-B'],
+    ];
+    for (const [fields, field] of cases) {
+      const res = await ask('/providers/validateCredentials', fields);
+      expect(res.status, `${field}: ${res.text.slice(0, 300)}`).toBe(400);
+      expect(res.body.subErrors.map((s: any) => s.field), field).toContain(field);
+      expect(res.text).not.toContain(AIVEN_TOKEN);
+      expect(res.text).not.toContain(CC_SECRET);
+    }
+    expect(aiven.requests.length).toBe(before);
   });
 });
 

@@ -19,8 +19,8 @@ import { call } from '../support/http';
 import { startLogCapture } from '../support/log-capture';
 
 const AIVEN_TOKEN = 'tracing-aiven-token-0001';
-const CC_KEY = 'TRACINGKEY01';
-const CC_SECRET = 'tracing-cc-secret-0001';
+const CC_KEY = 'TRACINGKEY000001';
+const CC_SECRET = `tracingCcSecret0001${'t'.repeat(45)}`;
 
 const exporter = new InMemorySpanExporter();
 let tracing: Tracing;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePem, parseProviderConfig, type ParsedProvider } from '../../providers/fields';
 import { certificateKit, type CertificateKit, type TestLeaf } from '../support/certificates';
+import { HOSTILE_FIELD_VALUES, providerBases } from '../fuzz/provider-fields';
 
 let kit: CertificateKit;
 let leaf: TestLeaf;
@@ -68,7 +69,9 @@ describe('provider fields: AIVEN and CONFLUENT_CLOUD', () => {
   });
 
   it('CONFLUENT_CLOUD needs key and secret', () => {
-    expect(config(parseProviderConfig({ 'Svc-Provider-Type': 'Confluent Cloud', 'Svc-Api-Key-C': 'K', 'Svc-Secret-C': 'S' }, 'validate'))).toEqual({ type: 'CONFLUENT_CLOUD', apiKey: 'K', secret: 'S' });
+    const key = 'ABCD1234567890AB';
+    const secret = 'cfltT8d8RzkNseTMEDKcjNM1BZTFPHqRn/dQm9q7w6SjzZ12wZfwjaJdipHZtDjw';
+    expect(config(parseProviderConfig({ 'Svc-Provider-Type': 'Confluent Cloud', 'Svc-Api-Key-C': key, 'Svc-Secret-C': secret }, 'validate'))).toEqual({ type: 'CONFLUENT_CLOUD', apiKey: key, secret });
     expect(fieldsOf(parseProviderConfig({ 'Svc-Provider-Type': 'CONFLUENT_CLOUD' }, 'validate'))).toEqual(['Svc-Api-Key-C', 'Svc-Secret-C']);
   });
 });
@@ -160,5 +163,29 @@ describe('provider fields: one problem per fault', () => {
   it('a non-string truststore is reported once', () => {
     const p = parseProviderConfig({ 'Svc-Provider-Type': 'APACHE_KAFKA', 'Svc-Bootstrap-Server-B': 'k:1', 'Svc-Broker-Protocol-Type-B': 'MTLS', 'Svc-Broker-Cert-B': b64(leaf.cert), 'Svc-Broker-Private-Key-B': b64(leaf.key), 'Svc-Broker-Truststore-B': 5 }, 'validate');
     expect(problems(p)).toEqual([{ field: 'Svc-Broker-Truststore-B', message: 'must be a string', rejectedValue: 5 }]);
+  });
+});
+
+describe('provider fields: each field has its provider\'s shape and length', () => {
+  it('every valid set of the fuzz fixtures is accepted', () => {
+    for (const [name, fields] of Object.entries(providerBases(kit))) expect(parseProviderConfig(fields, 'wizard').ok, name).toBe(true);
+  });
+
+  it.each(Object.entries(HOSTILE_FIELD_VALUES))('%s: every hostile value is refused naming the field', (field, values) => {
+    const bases = providerBases(kit);
+    const base = Object.values(bases).find((b) => field in b)!;
+    for (const value of values) {
+      const p = parseProviderConfig({ ...base, [field]: value }, 'wizard', 'providerConfigs.');
+      expect(fieldsOf(p), `${field} = ${JSON.stringify(value.slice(0, 40))}`).toContain(`providerConfigs.${field}`);
+      if (/Token|Secret|Password|Private-Key/.test(field)) expect(JSON.stringify(problems(p))).not.toContain(value);
+    }
+  });
+
+  it('the bounds of the shapes themselves are accepted', () => {
+    const aiven = { 'Svc-Provider-Type': 'AIVEN', 'Svc-Project-Id-A': `A_${'p'.repeat(61)}`, 'Svc-Auth-Token-A': 'T'.repeat(1024), 'Svc-Service-Name-A': `k${'-9'.repeat(31)}` };
+    expect(config(parseProviderConfig(aiven, 'wizard'))).toMatchObject({ projectId: aiven['Svc-Project-Id-A'], serviceName: aiven['Svc-Service-Name-A'] });
+    const servers = Array.from({ length: 50 }, (_, i) => `${'h'.repeat(60)}${i}.example:9092`).join(',');
+    expect(config(parseProviderConfig({ 'Svc-Provider-Type': 'APACHE_KAFKA', 'Svc-Bootstrap-Server-B': servers, 'Svc-Broker-Protocol-Type-B': 'SASL/PLAIN', 'Svc-Broker-Security-Protocol-Type-B': 'SASL_SSL', 'Svc-Broker-Username-B': 'ü'.repeat(255), 'Svc-Broker-Password-B': 'p'.repeat(1024) }, 'validate')))
+      .toMatchObject({ bootstrapServers: expect.arrayContaining([`${'h'.repeat(60)}49.example:9092`]) });
   });
 });

@@ -6735,9 +6735,14 @@ export interface components {
          *     truststore is required and the peer is checked against it) or `"false"` (any peer certificate is accepted);
          *     without it the peer is checked against the truststore when one is given, else against the system's CAs.
          *
-         *     A missing field, a value of the wrong form, a field of another provider with a value, or an unknown field
-         *     answers 400 naming it (inside the wizard as `providerConfigs.<field>`); secrets are never echoed back in an
-         *     error. Credentials serve the one call: they are never stored, logged or written to the audit history.
+         *     Each field has its provider's shape and a bound on its length (its `maxLength` and `pattern`): Aiven project
+         *     and service names as Aiven names them, a Confluent Cloud key and secret as Confluent Cloud issues them, user
+         *     names and passwords without control characters, certificates and keys up to 64 KiB, truststores up to 512 KiB.
+         *     A blank value counts as not given.
+         *
+         *     A missing field, a value of the wrong form or length, a field of another provider with a value, or an unknown
+         *     field answers 400 naming it (inside the wizard as `providerConfigs.<field>`) before anything is sent to the
+         *     provider; secrets are never echoed back in an error. Credentials serve the one call: they are never stored, logged or written to the audit history.
          * @example {
          *       "Svc-Provider-Type": "AIVEN",
          *       "Svc-Project-Id-A": "acme-streaming",
@@ -6752,25 +6757,25 @@ export interface components {
              * @enum {string}
              */
             "Svc-Provider-Type"?: "AIVEN" | "APACHE_KAFKA" | "CONFLUENT_CLOUD";
-            /** @description The Aiven project the token is valid for. */
+            /** @description The Aiven project the token is valid for: letters, digits, `_` and `-`, at most 63 characters. */
             "Svc-Project-Id-A"?: string | null;
-            /** @description An Aiven API token. */
+            /** @description An Aiven API token: printable ASCII, at most 1024 characters. */
             "Svc-Auth-Token-A"?: string | null;
-            /** @description The Aiven Kafka service to discover and import from. */
+            /** @description The Aiven Kafka service to discover and import from: a lowercase letter, then lowercase letters, digits and `-`, at most 63 characters. */
             "Svc-Service-Name-A"?: string | null;
-            /** @description A Confluent Cloud API key. */
+            /** @description A Confluent Cloud API key: 16 uppercase letters and digits. */
             "Svc-Api-Key-C"?: string | null;
-            /** @description The secret of that key. */
+            /** @description The secret of that key: 64 characters of `A-Z`, `a-z`, `0-9`, `+` and `/`. */
             "Svc-Secret-C"?: string | null;
-            /** @description Broker addresses, `host:port[,host:port…]`. */
+            /** @description Broker addresses, `host:port[,host:port…]`: at most 50, each host at most 253 characters. */
             "Svc-Bootstrap-Server-B"?: string | null;
             /** @description MTLS, SASL/PLAIN, SASL/SCRAM-SHA-256 or SASL/SCRAM-SHA-512. */
             "Svc-Broker-Protocol-Type-B"?: string | null;
             /** @description SASL only: SASL_PLAINTEXT or SASL_SSL. */
             "Svc-Broker-Security-Protocol-Type-B"?: string | null;
-            /** @description SASL user. */
+            /** @description SASL user: no control characters. */
             "Svc-Broker-Username-B"?: string | null;
-            /** @description SASL password. */
+            /** @description SASL password: no control characters. */
             "Svc-Broker-Password-B"?: string | null;
             /** @description MTLS: Base64 of the client's PEM private key. */
             "Svc-Broker-Private-Key-B"?: string | null;
@@ -6784,9 +6789,9 @@ export interface components {
             "Svc-Sr-Url-B"?: string | null;
             /** @description Basic-Auth, No-Auth or MTLS. */
             "Svc-Sr-Protocol-Type-B"?: string | null;
-            /** @description Basic-Auth user. */
+            /** @description Basic-Auth user: no control characters, no `:`. */
             "Svc-Sr-Username-B"?: string | null;
-            /** @description Basic-Auth password. */
+            /** @description Basic-Auth password: no control characters. */
             "Svc-Sr-Password-B"?: string | null;
             /** @description MTLS: Base64 of the PEM client certificate. */
             "Svc-Sr-Cert-B"?: string | null;
