@@ -10,6 +10,8 @@ import { migrate, migrationLevel } from '../migrations/migrator';
 import { createTenantWithAdmin, randomPassword, type Maker } from '../models/bootstrap';
 import { findPeopleByEmail, resetPassword } from '../models/password-reset';
 import type { AdminDatabase } from './admin-database';
+import { checkSigningKeysOpen, createKeyStore, ROTATION_GRACE_MS } from '../auth/keys';
+import { createSecretBox, encryptionKeySource } from '../core/secret-box';
 
 /** A wrong invocation: said with the usage, exit code 2. */
 export class UsageError extends Error {
@@ -115,6 +117,29 @@ export const COMMANDS: Record<string, Command> = {
           : `Created tenant '${shortName}' with admin ${email} / ${created.password}  (shown only this once)`,
         `Roles: ${created.roles.join(', ')}`,
         `Token issuer: ${issuer}`,
+        '',
+      ].join('\n'));
+    },
+  },
+
+  'rotate-signing-key': {
+    synopsis: '',
+    summary: "a new signing key for the embedded issuer's tokens; the previous ones keep verifying for 31 minutes",
+    arity: 0,
+    options: {},
+    needsSchema: true,
+    async run({ config, db, print }) {
+      if (config.externalAuthUrl) throw new AdminError(`tokens are signed by the identity provider at ${config.externalAuthUrl} (AUTH_URL): rotate its keys there`);
+      const box = createSecretBox(config);
+      // A key sealed with another ENCRYPTION_KEY than the hosts' would stop every sign-in: refuse before writing one.
+      await checkSigningKeysOpen(db.models, box, encryptionKeySource(config));
+      const keys = createKeyStore(db.models, box);
+      const before = (await keys.jwks()).keys.length;
+      await keys.rotate();
+      const { kid } = await keys.activeKey();
+      print([
+        `New signing key ${kid}: every host signs with it within a minute and verifies it at once.`,
+        `The ${before} previous key${before === 1 ? '' : 's'} keep verifying for ${Math.round(ROTATION_GRACE_MS / 60_000)} minutes, the longest a token they signed lives.`,
         '',
       ].join('\n'));
     },

@@ -4,6 +4,7 @@
  * of a DATA_DIR, stopped or in use by a running service.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -170,6 +171,26 @@ describe('npm run admin', () => {
     expect(text).toContain(`migrations  ${migrations.length} of ${migrations.length} applied (latest ${migrations.at(-1)!.name})\n`);
     expect(text).toContain('tenants     4\n');
     expect(text).toContain('users       4 people, 0 service accounts\n');
+  });
+
+  it('rotate-signing-key: a new active key, the previous one kept for its grace period; refused with another ENCRYPTION_KEY', async () => {
+    const keys = () => app!.models.SigningKey.findAll({ order: [['createdAt', 'ASC']] });
+    const before = await keys();
+    expect(before.filter((k) => k.retiredAt === null)).toHaveLength(1);
+    const wrong = await admin(['rotate-signing-key'], { ENCRYPTION_KEY: randomBytes(32).toString('base64') });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.trim().split('\n')).toHaveLength(1);
+    expect(wrong.stderr).toContain('ENCRYPTION_KEY');
+    expect(await keys()).toHaveLength(before.length);
+
+    const run = await admin(['rotate-signing-key'], { DATA_DIR: inject('dataDir') });
+    expect(run.code, run.stderr).toBe(0);
+    const after = await keys();
+    const active = after.filter((k) => k.retiredAt === null);
+    expect(active).toHaveLength(1);
+    expect(run.stdout).toContain(`New signing key ${active[0].kid}:`);
+    const previous = after.find((k) => k.kid === before.find((b) => b.retiredAt === null)!.kid)!;
+    expect(previous.retiredAt!.getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
   });
 
   it('says in one line when DATABASE_URL is refused (exit code 1)', async () => {
