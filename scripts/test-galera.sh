@@ -37,7 +37,7 @@ trap stop EXIT
 started=$(date +%s)
 read -r p1 p2 p3 <<< "$(scripts/galera.sh start "$dir" "$base")"
 url() { echo "mariadb://pms:pms@127.0.0.1:$1/"; }
-echo "== MariaDB Galera $(mariadb --no-defaults -h127.0.0.1 -P"$p1" -upms -ppms -N -e "SELECT CONCAT(VERSION(), ', ', @@wsrep_provider_version)"): nodes on 127.0.0.1:$p1 $p2 $p3, Synced in $(($(date +%s) - started)) s"
+echo "== MariaDB $(mariadb --no-defaults -h127.0.0.1 -P"$p1" -upms -ppms -N -e "SELECT CONCAT(VERSION(), ', Galera ', variable_value) FROM information_schema.global_status WHERE variable_name = 'WSREP_PROVIDER_VERSION'"): nodes on 127.0.0.1:$p1 $p2 $p3, Synced in $(($(date +%s) - started)) s"
 
 export PMS_GALERA_DIR="$dir"
 export PMS_GALERA_NODES="$(url "$p1") $(url "$p2") $(url "$p3")"
