@@ -6,6 +6,7 @@
  */
 import type { OperationId } from '../generated/operations';
 import type { Handler } from './_lib/reply';
+import { rerunOnConflict } from './_lib/conflict-retry';
 import { wire, type DerivedOperationId, type DescriptorProblem, type Replacement } from './_lib/wiring';
 import { resources } from './resources';
 import * as general from './general';
@@ -61,7 +62,8 @@ const own = {
   ...handlersOf(providers),
 };
 
-export const handlers = wire(resources, own) as Record<OperationId, Handler>;
+/** The providers' operations call the provider (and an import commits topic by topic): a collision is not re-run. */
+export const handlers = rerunOnConflict(wire(resources, own), Object.keys(handlersOf(providers))) as Record<OperationId, Handler>;
 
 type Own = typeof own;
 type Derived = DerivedOperationId<(typeof resources)[number]>;

@@ -28,8 +28,10 @@ const PG_CONNECTION_MESSAGES = /^(Connection terminated( unexpectedly)?|Connecti
  * `original`), since a connection ended mid-statement reaches us as a DatabaseError.
  */
 export function isConnectionLost(err: unknown): boolean {
-  for (let e = err as { code?: unknown; message?: unknown; parent?: unknown; original?: unknown } | undefined, depth = 0; e && depth < 3; depth++) {
+  for (let e = err as { code?: unknown; message?: unknown; sqlState?: unknown; parent?: unknown; original?: unknown } | undefined, depth = 0; e && depth < 3; depth++) {
     if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
+    // SQLSTATE class 08 from a MySQL-family server: e.g. a Galera node that is not (yet) Synced, 1047 08S01.
+    if (typeof e.sqlState === 'string' && e.sqlState.startsWith('08')) return true;
     if (typeof e.message === 'string' && PG_CONNECTION_MESSAGES.test(e.message)) return true;
     e = (e.parent ?? e.original) as typeof e;
   }

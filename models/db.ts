@@ -1,5 +1,6 @@
 import { Sequelize, type Options } from 'sequelize';
 import { ConfigError } from '../core/config';
+import { causalReadsOnGalera } from './galera-sessions';
 import { guardedPg } from './pg-guarded';
 import { timeStatements } from './statement-timing';
 
@@ -7,7 +8,8 @@ export type Dialect = 'postgres' | 'mysql' | 'mariadb';
 
 /**
  * Opens a Sequelize connection for a postgres://, mysql:// or mariadb:// URL. Timestamps are kept in UTC. Its
- * statements are timed (models/statement-timing).
+ * statements are timed (models/statement-timing); on a Galera cluster its reads see every acknowledged write
+ * (models/galera-sessions).
  */
 export function openDatabase(url: string, extra: Options = {}): Sequelize {
   const dialect = dialectOf(url);
@@ -36,6 +38,7 @@ export function openDatabase(url: string, extra: Options = {}): Sequelize {
   }
   const sequelize = new Sequelize(normaliseUrl(url), options);
   timeStatements(sequelize);
+  causalReadsOnGalera(sequelize);
   return sequelize;
 }
 

@@ -9,6 +9,7 @@ import { forgetMemos } from '../../core/request-memo';
 import { openKey } from '../../models/application-access';
 import { writeAudit, type AuditEntry } from '../../models/audit-event';
 import { isDeadlock } from '../../models/db-errors';
+import { retryOnConflict } from '../_lib/conflict-retry';
 import type { Row } from '../../models/define';
 import { configOfPair } from '../../models/stream-config';
 import { topicNameProblem } from '../../core/rules/stream-config-rules';
@@ -115,7 +116,8 @@ export async function importTopics(ctx: RequestContext, available: ProviderTopic
 
 /** The run's one SYNCHRONIZED entry (Tenant), and `wizardCompleted` once anything was created. */
 async function summarise(ctx: RequestContext, request: ImportRequest, report: ImportReport, created: boolean): Promise<void> {
-  await ctx.models.sequelize.transaction(async (transaction) => {
+  // Two imports of one tenant both mark it: the loser of that collision writes the same again.
+  await retryOnConflict(() => ctx.models.sequelize.transaction(async (transaction) => {
     const tenant = ctx.principal.tenant;
     if (created) await ctx.models.Tenant.update({ wizardCompleted: true }, { where: { uid: tenant.uid }, transaction });
     const { dryRun: _dryRun, failures, ...counts } = report;
@@ -126,7 +128,7 @@ async function summarise(ctx: RequestContext, request: ImportRequest, report: Im
         ...counts, failures: failures.length,
       },
     }], transaction);
-  });
+  }));
 }
 
 /** Why a topic was not imported, for `failures`; anything but a refusal (the database gone, a bug) stops the run. */

@@ -21,6 +21,7 @@ describe('isConnectionLost', () => {
     ['mysql2: connection lost', wrapped({ code: 'PROTOCOL_CONNECTION_LOST' })],
     ['MySQL: server shutting down', wrapped({ code: 'ER_SERVER_SHUTDOWN' })],
     ['MySQL: too many connections', wrapped({ code: 'ER_CON_COUNT_ERROR' })],
+    ['Galera: a node not yet Synced (1047, SQLSTATE 08S01)', wrapped({ errno: 1047, code: 'ER_UNKNOWN_COM_ERROR', sqlState: '08S01', message: 'WSREP has not yet prepared node for application use' })],
     ['Sequelize ConnectionError around a refused connect', new ConnectionError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))],
   ])('%s', (_what, err) => {
     expect(isConnectionLost(err)).toBe(true);
