@@ -15,6 +15,7 @@ import * as m0013 from './0013-audit-queries';
 import * as m0014 from './0014-audit-order-indexes';
 import * as m0015 from './0015-page-order-indexes';
 import * as m0016 from './0016-audit-action-type-index';
+import * as m0018 from './0018-login-failures';
 
 export const migrations = [
   { name: '0001-initial', ...m0001 },
@@ -33,4 +34,5 @@ export const migrations = [
   { name: '0014-audit-order-indexes', ...m0014 },
   { name: '0015-page-order-indexes', ...m0015 },
   { name: '0016-audit-action-type-index', ...m0016 },
+  { name: '0018-login-failures', ...m0018 },
 ];
