@@ -30,25 +30,28 @@ export function findLoginFailure(model: Failures, userUid: string, transaction?:
  */
 export async function countLoginFailure(model: Failures, account: { userUid: string; tenantUid: string }, now: Date, resetBefore: Date): Promise<LoginFailureRow> {
   const sequelize = model.sequelize!;
-  const increment = () => sequelize.query(
-    'UPDATE login_failures SET'
-    + ' failures = CASE WHEN last_failure_at < :resetBefore THEN 1 ELSE failures + 1 END,'
-    + ' locked_until = CASE WHEN last_failure_at < :resetBefore THEN NULL ELSE locked_until END,'
-    + ' last_failure_at = :now'
-    + ' WHERE user_uid = :userUid',
-    { replacements: { resetBefore, now, userUid: account.userUid }, type: QueryTypes.UPDATE },
-  );
-  await increment();
-  const counted = await model.findByPk(account.userUid);
-  if (counted) return counted;
-  try {
-    return await model.create({ ...account, failures: 1, lastFailureAt: now, lockedUntil: null });
-  } catch (err) {
-    // Another process counted this account's first failure in between: count into its row.
-    if (!(err instanceof UniqueConstraintError)) throw err;
-    await increment();
-    return (await model.findByPk(account.userUid))!;
+  const increment = async () => {
+    const [, counted] = await sequelize.query(
+      'UPDATE login_failures SET'
+      + ' failures = CASE WHEN last_failure_at < :resetBefore THEN 1 ELSE failures + 1 END,'
+      + ' locked_until = CASE WHEN last_failure_at < :resetBefore THEN NULL ELSE locked_until END,'
+      + ' last_failure_at = :now'
+      + ' WHERE user_uid = :userUid',
+      { replacements: { resetBefore, now, userUid: account.userUid }, type: QueryTypes.UPDATE },
+    );
+    return counted;
+  };
+  if ((await increment()) === 0) {
+    try {
+      await model.create({ ...account, failures: 1, lastFailureAt: now, lockedUntil: null });
+    } catch (err) {
+      // Another process counted this account's first failure in between: count into its row.
+      if (!(err instanceof UniqueConstraintError)) throw err;
+      await increment();
+    }
   }
+  // At least this failure's count: concurrent ones may have added theirs since.
+  return (await model.findByPk(account.userUid))!;
 }
 
 /** Locks the account until `until`, unless it is already locked for longer (a concurrent failure counted further). */
