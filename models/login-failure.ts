@@ -65,8 +65,3 @@ export async function extendLock(model: Failures, userUid: string, until: Date):
 export async function clearLoginFailures(model: Failures, userUid: string, transaction?: Transaction): Promise<boolean> {
   return (await model.destroy({ where: { userUid }, transaction })) > 0;
 }
-
-/** The tenant's accounts locked at `now`, longest-locked first. */
-export function lockedAccounts(model: Failures, tenantUid: string, now: Date, limit: number): Promise<LoginFailureRow[]> {
-  return model.findAll({ where: { tenantUid, lockedUntil: { [Op.gt]: now } }, order: [['lockedUntil', 'DESC'], ['userUid', 'ASC']], limit });
-}
