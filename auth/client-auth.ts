@@ -1,7 +1,8 @@
 import type { Models } from '../models';
+import type { SignInDeps, SignInGate } from './sign-in-guard';
 import type { Row } from '../models/define';
 import { invalidClient, invalidRequest } from './oauth-error';
-import { burnVerification, verifySecret } from '../core/passwords';
+import { checkSecret } from './sign-in-guard';
 
 /** The client the caller claims to be, from the form or HTTP Basic (RFC 6749 §2.3.1). Not yet authenticated. */
 export interface ClientCredentials {
@@ -52,23 +53,22 @@ export function readClientAssertion(authorization: string | undefined, form: Rec
 
 /**
  * Checks who the client is: `self-service` is public and needs no secret; any other client id must be a service
- * account of this realm with a matching secret. Every failure answers the same 401 invalid_client after the same
- * amount of scrypt work, so neither the answer nor its timing tells which client ids exist.
+ * account of this realm with a matching secret, and not locked by brute-force detection. Every failure answers
+ * the same 401 invalid_client after the same amount of scrypt work, so neither the answer nor its timing tells
+ * which client ids exist or are locked.
  */
 export async function authenticateClient(
-  models: Pick<Models, 'User'>, tenant: Row, client: ClientCredentials,
+  deps: SignInDeps & { models: Pick<Models, 'User'>; signIns: SignInGate }, tenant: Row, client: ClientCredentials,
 ): Promise<AuthenticatedClient> {
   if (client.clientId === SELF_SERVICE_CLIENT) return { kind: 'public', clientId: client.clientId };
   const secret = client.clientSecret;
   if (secret === undefined || secret === '') throw invalidClient('Client secret not provided in request');
-  const user = await models.User.findOne({ where: { tenantUid: tenant.uid, clientId: client.clientId, serviceAccount: true } });
-  // A service account bound only to a federated identity has no secret: it cannot be used with one.
-  if (!user || !user.clientSecretHash) {
-    await burnVerification(secret);
-    throw invalidClient();
-  }
-  if (!(await verifySecret(secret, user.clientSecretHash as string))) throw invalidClient();
-  return { kind: 'service-account', clientId: client.clientId, user };
+  return deps.signIns.run(async () => {
+    const user = await deps.models.User.findOne({ where: { tenantUid: tenant.uid, clientId: client.clientId, serviceAccount: true } });
+    // A service account bound only to a federated identity has no secret: it cannot be used with one.
+    if (!(await checkSecret(deps, user, user?.clientSecretHash as string | null | undefined, secret))) throw invalidClient();
+    return { kind: 'service-account', clientId: client.clientId, user: user! };
+  });
 }
 
 const emptyToUndefined = (value: string | undefined) => (value === '' ? undefined : value);

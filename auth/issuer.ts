@@ -8,6 +8,7 @@ import { issuerOf } from './tokens';
 import { stringProblem } from '../core/input-hygiene';
 import { tokenGranted } from '../core/observe';
 import { createTrustedIssuerKeys, type TrustedIssuerKeys } from './trusted-issuers';
+import { createSignInGate } from './sign-in-guard';
 
 const DISCOVERY = '/realms/:realm/.well-known/openid-configuration';
 const CERTS = '/realms/:realm/protocol/openid-connect/certs';
@@ -20,7 +21,11 @@ interface RealmLocals { realm: string; tenant: Row }
  * answer the public URL of that mount point, since every `iss` and endpoint URL is built from it.
  */
 export function issuerRouter(options: Deps & { keys: KeyStore; trustedIssuers?: TrustedIssuerKeys }): Router {
-  const deps: IssuerDeps = { ...options, trustedIssuers: options.trustedIssuers ?? createTrustedIssuerKeys(options.config.trustedIssuers) };
+  const deps: IssuerDeps = {
+    ...options,
+    trustedIssuers: options.trustedIssuers ?? createTrustedIssuerKeys(options.config.trustedIssuers),
+    signIns: createSignInGate(options.config.signInQueue),
+  };
   const router = Router();
 
   /** Realm = tenant shortName; Keycloak's exact 404 body for any other. */
@@ -107,6 +112,7 @@ function readForm(body: unknown): Record<string, string | undefined> {
  */
 function oauthErrors(err: unknown, _req: Request, res: Response, next: NextFunction): void {
   if (err instanceof OAuthError) {
+    if (err.retryAfter !== undefined) res.set('Retry-After', String(err.retryAfter));
     res.status(err.status).json(err.toBody());
     return;
   }

@@ -4,11 +4,13 @@
  */
 export class OAuthError extends Error {
   constructor(
-    readonly status: 400 | 401 | 502,
+    readonly status: 400 | 401 | 502 | 503,
     readonly error:
       | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type'
       | 'invalid_scope' | 'temporarily_unavailable',
     readonly description?: string,
+    /** Seconds to send as `Retry-After` (503). */
+    readonly retryAfter?: number,
   ) {
     super(description ?? error);
   }
@@ -31,3 +33,9 @@ export const unauthorizedClient = (description: string) => new OAuthError(401, '
  * so this is neither invalid_grant nor invalid_client. 502 like the API's "provider unreachable" (docs/contract.md §2).
  */
 export const upstreamUnavailable = (description: string) => new OAuthError(502, 'temporarily_unavailable', description);
+/**
+ * The process holds as many sign-ins as it may (`SIGN_IN_QUEUE`): this one is refused at once rather than queued
+ * behind them. Nothing is wrong with the credentials, so the client retries after `Retry-After` seconds.
+ */
+export const signInsBusy = (retryAfter: number) =>
+  new OAuthError(503, 'temporarily_unavailable', 'Too many sign-ins at once; retry later', retryAfter);

@@ -39,6 +39,22 @@ export interface Config {
   maxRequestsPerConnection: number;
   /** Connections one process holds open at once; more are closed at once, 1000 (`MAX_CONNECTIONS`). */
   maxConnections: number;
+  /** The embedded issuer's brute-force detection (`LOCKOUT_*`; auth/brute-force.ts). */
+  lockout: LockoutSettings;
+  /** Sign-ins one process holds at once, waiting for or running their hash; past it the token endpoint answers 503 (`SIGN_IN_QUEUE`). */
+  signInQueue: number;
+}
+
+/** Keycloak's brute-force detection settings, under its names and with its defaults. */
+export interface LockoutSettings {
+  /** Failed sign-ins of one account that lock it (`LOCKOUT_FAILURES`, Keycloak's failureFactor, 30). */
+  failureFactor: number;
+  /** The wait each further `failureFactor` failures add (`LOCKOUT_WAIT_INCREMENT_SECONDS`, 60). */
+  waitIncrementSeconds: number;
+  /** The longest wait (`LOCKOUT_MAX_WAIT_SECONDS`, 900). */
+  maxFailureWaitSeconds: number;
+  /** A failure this long after the previous one starts the count afresh (`LOCKOUT_FAILURE_RESET_SECONDS`, 43200). */
+  maxDeltaTimeSeconds: number;
 }
 
 /** One entry of `TRUSTED_ISSUERS`: an external identity provider (workload identity, CI) a service account may be bound to. */
@@ -79,6 +95,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tracing: tracingWanted(env),
     shutdownTimeoutMs: positiveInt(env.SHUTDOWN_TIMEOUT_MS, 'SHUTDOWN_TIMEOUT_MS', 'milliseconds') ?? 10_000,
     ...clientBounds(env),
+    lockout: {
+      failureFactor: positiveInt(env.LOCKOUT_FAILURES, 'LOCKOUT_FAILURES', 'failed sign-ins') ?? 30,
+      waitIncrementSeconds: positiveInt(env.LOCKOUT_WAIT_INCREMENT_SECONDS, 'LOCKOUT_WAIT_INCREMENT_SECONDS', 'seconds') ?? 60,
+      maxFailureWaitSeconds: positiveInt(env.LOCKOUT_MAX_WAIT_SECONDS, 'LOCKOUT_MAX_WAIT_SECONDS', 'seconds') ?? 900,
+      maxDeltaTimeSeconds: positiveInt(env.LOCKOUT_FAILURE_RESET_SECONDS, 'LOCKOUT_FAILURE_RESET_SECONDS', 'seconds') ?? 43_200,
+    },
+    signInQueue: positiveInt(env.SIGN_IN_QUEUE, 'SIGN_IN_QUEUE', 'sign-ins') ?? 64,
   };
 }
 

@@ -28,7 +28,15 @@ export function hashingQueueLength(): number {
   return hashing.pendingCount;
 }
 
+let derivations = 0;
+
+/** Derivations asked for since the process started: how a test sees that a refused sign-in cost a hash like any other. */
+export function derivationCount(): number {
+  return derivations;
+}
+
 function derive(plain: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+  derivations += 1;
   return hashing(() => new Promise<Buffer>((resolve, reject) => {
     scrypt(plain.normalize('NFC'), salt, keyLength, options, (err, key) => (err ? reject(err) : resolve(key)));
   }));

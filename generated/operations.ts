@@ -1330,6 +1330,16 @@ export const operations = {
     "path": "/users/{id}/roles",
     "tag": "Users"
   },
+  "getUserLockout": {
+    "method": "get",
+    "path": "/users/{id}/lockout",
+    "tag": "Users"
+  },
+  "deleteUserLockout": {
+    "method": "delete",
+    "path": "/users/{id}/lockout",
+    "tag": "Users"
+  },
   "getCurrentUser": {
     "method": "get",
     "path": "/user",

@@ -15,6 +15,7 @@ import * as health from './health';
 import * as profile from './profile';
 import * as groups from './groups';
 import * as users from './users';
+import * as userLockout from './user-lockout';
 import * as environments from './environments';
 import * as schemas from './schemas';
 import * as streamConfigs from './stream-configs';
@@ -45,6 +46,7 @@ const own = {
   ...handlersOf(profile),
   ...handlersOf(groups),
   ...handlersOf(users),
+  ...handlersOf(userLockout),
   ...handlersOf(environments),
   ...handlersOf(schemas),
   ...handlersOf(streamConfigs),

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { hashSecret } from '../core/passwords';
 import { TENANT_ADMIN } from '../auth/permissions';
-import { authorizeUserChange, canAssignRoles, userPolicy } from '../auth/policies/user';
+import { authorizeUserChange, canAssignRoles, offersLockout, userPolicy } from '../auth/policies/user';
 import type { Row } from '../models/define';
 import {
   DEFAULT_ROLES, federatedHolders, fullName, holdsRole, otherHoldersOf, roleNames, serviceAccountEmail, serviceAccountNames,
@@ -181,6 +181,7 @@ export const userResource: Resource<'users', 'findByEmailAddress'> = {
   blockers,
   links: (row, ctx, self) => ({
     ...(canAssignRoles(ctx, row) ? { assign_roles: link(`${self}/roles`) } : {}),
+    ...(offersLockout(ctx, row) ? { lockout: link(`${self}/lockout`) } : {}),
     tenant: link(`${ctx.base}/tenants/${row.tenantUid}`),
   }),
 };

@@ -21,6 +21,7 @@ import { defineStreamConfig } from './stream-config';
 import { defineApplicationCredential, defineApplicationPrincipal } from './application-auth';
 import { defineApplicationDeployment } from './application-deployment';
 import { defineConnectPlugin, defineRankedReference } from './reference-data';
+import { defineLoginFailure } from './login-failure';
 
 /**
  * All models of one database connection, and `data`, the reads of their rows: the one place the dialect decides
@@ -62,6 +63,7 @@ export function initModels(sequelize: Sequelize) {
     SigningKey: defineSigningKey(sequelize),
     ServiceFact: defineServiceFact(sequelize),
     AuditEvent: defineAuditEvent(sequelize),
+    LoginFailure: defineLoginFailure(sequelize),
   };
   const data: DataAccess = sequelize.getDialect() === 'postgres' ? pgDataAccess(models) : mysqlDataAccess(models);
   return Object.assign(models, { data });

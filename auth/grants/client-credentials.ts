@@ -30,7 +30,7 @@ async function secretServiceAccount({ deps, tenant, form, authorization }: Grant
   const client = requireClient(readClientCredentials(authorization, form));
   // Keycloak's answer, word for word: the public client has no service account.
   if (client.clientId === SELF_SERVICE_CLIENT) throw unauthorizedClient('Public client not allowed to retrieve service account');
-  const authenticated = await authenticateClient(deps.models, tenant, client);
+  const authenticated = await authenticateClient(deps, tenant, client);
   if (authenticated.kind !== 'service-account') throw unauthorizedClient('Public client not allowed to retrieve service account');
   return authenticated.user;
 }

@@ -1,6 +1,6 @@
 import { readClientCredentials, SELF_SERVICE_CLIENT } from '../client-auth';
 import { invalidClient, invalidUserCredentials } from '../oauth-error';
-import { burnVerification, verifySecret } from '../../core/passwords';
+import { checkSecret } from '../sign-in-guard';
 import { mintTokens, type TokenResponse } from '../tokens';
 import { required, requireClient, type GrantRequest } from './request';
 
@@ -12,15 +12,16 @@ export async function passwordGrant({ deps, realm, tenant, form, authorization }
   const password = required(form, 'password');
   // `scope` is accepted and ignored: every token carries the standard scopes and this issuer defines no others.
 
-  const user = await deps.models.User.findOne({
-    where: { tenantUid: tenant.uid, emailKey: username.trim().toLowerCase() },
+  const user = await deps.signIns.run(async () => {
+    const found = await deps.models.User.findOne({
+      where: { tenantUid: tenant.uid, emailKey: username.trim().toLowerCase() },
+    });
+    // Service accounts authenticate with client credentials, never with a password.
+    const person = found && !found.serviceAccount ? found : null;
+    // A locked account answers as a wrong password does (Keycloak's "Invalid user credentials"), after the same work.
+    if (!(await checkSecret(deps, person, person?.passwordHash, password))) throw invalidUserCredentials();
+    return person!;
   });
-  // Service accounts authenticate with client credentials, never with a password.
-  if (!user || user.serviceAccount || !user.passwordHash) {
-    await burnVerification(password);
-    throw invalidUserCredentials();
-  }
-  if (!(await verifySecret(password, user.passwordHash))) throw invalidUserCredentials();
 
   return mintTokens({
     keys: deps.keys,

@@ -20,7 +20,7 @@ export type RefreshClaims = JwtPayload & { sub: string; exp: number; azp: string
  */
 export async function refreshTokenGrant({ deps, realm, tenant, form, authorization }: GrantRequest): Promise<TokenResponse> {
   const token = required(form, 'refresh_token');
-  const client = await authenticateClient(deps.models, tenant, requireClient(readClientCredentials(authorization, form)));
+  const client = await authenticateClient(deps, tenant, requireClient(readClientCredentials(authorization, form)));
   const claims = await verifyRefreshToken(deps.keys, issuerOf(deps.authUrl(), realm), token);
   // Keycloak: "Unmatching clients".
   if (claims.azp !== client.clientId) throw invalidGrant('Invalid refresh token: it was issued to another client');

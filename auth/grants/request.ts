@@ -2,11 +2,13 @@ import type { Deps } from '../../core/context';
 import type { Row } from '../../models/define';
 import type { ClientCredentials } from '../client-auth';
 import type { KeyStore } from '../keys';
+import type { SignInGate } from '../sign-in-guard';
 import { invalidRequest } from '../oauth-error';
 import type { TokenResponse } from '../tokens';
 import type { TrustedIssuerKeys } from '../trusted-issuers';
 
-export type IssuerDeps = Deps & { keys: KeyStore; trustedIssuers: TrustedIssuerKeys };
+/** `signIns`: this process's bound on sign-ins in progress (auth/sign-in-guard.ts). */
+export type IssuerDeps = Deps & { keys: KeyStore; trustedIssuers: TrustedIssuerKeys; signIns: SignInGate };
 
 /** One token request, after the realm is resolved and the form parsed. */
 export interface GrantRequest {

@@ -18,6 +18,10 @@ export const isSelf = (ctx: RequestContext, row: Row) => row.uid === ctx.princip
 /** `PUT|PATCH /users/{id}/roles` and the `assign_roles` link: tenant admins (the SUPER_ADMIN role itself: see below). */
 export const canAssignRoles = (ctx: RequestContext, _row?: Row) => isTenantAdmin(ctx);
 
+/** `GET|DELETE /users/{id}/lockout`: tenant admins; the `lockout` link only where the embedded issuer counts failures. */
+export const canManageLockout = (ctx: RequestContext, _row?: Row) => isTenantAdmin(ctx);
+export const offersLockout = (ctx: RequestContext, row?: Row) => canManageLockout(ctx, row) && ctx.deps.config.externalAuthUrl === undefined;
+
 export const canEditUser = (ctx: RequestContext, row: Row) => isTenantAdmin(ctx) || isSelf(ctx, row);
 
 /** Tenant admins delete users; a SUPER_ADMIN's account only a SUPER_ADMIN. Deleting oneself is refused later (422). */

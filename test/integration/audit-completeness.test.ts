@@ -14,6 +14,7 @@ import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUs
 import { call, created, lastSegment, type CallOptions, type CallResult } from '../support/http';
 import { certificateKit, type CertificateKit } from '../support/certificates';
 import { startFakeAiven, type FakeAiven } from '../support/fake-aiven';
+import { tokenRequest } from '../support/token-endpoint';
 
 const spec = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8')) as {
   paths: Record<string, Record<string, { operationId: string }>>;
@@ -158,6 +159,9 @@ describe('audit completeness: every mutating operation writes the entries of doc
     await step('patchUser', 'PATCH', `/users/${user}`, { body: { middleName: 'Q' } }, () => [e('UPDATED', 'User', user)]);
     await step('replaceUserRoles', 'PUT', `/users/${user}/roles`, { body: [{ name: 'STREAM_AUTHOR' }] }, () => [e('UPDATED', 'User', user)]);
     await step('patchUserRoles', 'PATCH', `/users/${user}/roles`, { body: ['APPLICATION_AUTHOR'] }, () => [e('UPDATED', 'User', user)]);
+    // A failed sign-in gives the user a lockout count to clear.
+    await tokenRequest(app.authUrl, t.shortName, { grant_type: 'password', client_id: 'self-service', username: 'user@walk.test', password: 'not-the-password' });
+    await step('deleteUserLockout', 'DELETE', `/users/${user}/lockout`, {}, () => [e('USER_LOCKOUT_CLEARED', 'User', user)]);
     const clientSecret = 'walk-client-secret-1';
     secrets.push(clientSecret);
     const robot = (await step('createUser', 'POST', '/users', { body: { clientId: 'walk-robot', clientSecret } }, (res) => [e('CREATED', 'User', res.body.uid)])).body.uid as string;

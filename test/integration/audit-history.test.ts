@@ -182,9 +182,10 @@ describe('audit history: who sees what', () => {
   it('the actions: every name of docs/contract.md §8, as a plain array', async () => {
     const res = await call(app, 'GET', '/audit-history/actions', { token: outsider.token });
     expect(res.status).toBe(200);
-    expect(res.body).toHaveLength(34);
+    expect(res.body).toHaveLength(35);
     expect(res.body.slice(0, 3)).toEqual(['CREATED', 'UPDATED', 'DELETED']);
     expect(res.body).toContain('KSML_PROVISIONER_UNCONFIGURED');
+    expect(res.body).toContain('USER_LOCKOUT_CLEARED');
     expect((await call(app, 'GET', '/audit-history/actions')).status).toBe(401);
   });
 });

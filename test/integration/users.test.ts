@@ -238,14 +238,14 @@ describe('users: permissions', () => {
     expect(JSON.stringify(audit)).not.toMatch(/brand-new-password|scrypt\$/);
   });
 
-  it('shows edit, delete and assign_roles links only to whom they apply', async () => {
+  it('shows edit, delete, assign_roles and lockout links only to whom they apply', async () => {
     const links = async (token: string, uid: string) => Object.keys((await call(app, 'GET', `/users/${uid}`, { token })).body._links).sort();
     expect(await links(plain.token, t.admin.user.uid)).toEqual(['self', 'tenant', 'user']);
     expect(await links(plain.token, plain.user.uid)).toEqual(['edit', 'self', 'tenant', 'user']);
-    expect(await links(admin(), plain.user.uid)).toEqual(['assign_roles', 'delete', 'edit', 'self', 'tenant', 'user']);
-    expect(await links(admin(), t.admin.user.uid)).toEqual(['assign_roles', 'edit', 'self', 'tenant', 'user']);
+    expect(await links(admin(), plain.user.uid)).toEqual(['assign_roles', 'delete', 'edit', 'lockout', 'self', 'tenant', 'user']);
+    expect(await links(admin(), t.admin.user.uid)).toEqual(['assign_roles', 'edit', 'lockout', 'self', 'tenant', 'user']);
     // a SUPER_ADMIN's account is deleted only by a SUPER_ADMIN
-    expect(await links(admin(), superAdmin.user.uid)).toEqual(['assign_roles', 'edit', 'self', 'tenant', 'user']);
+    expect(await links(admin(), superAdmin.user.uid)).toEqual(['assign_roles', 'edit', 'lockout', 'self', 'tenant', 'user']);
     expect((await call(app, 'DELETE', `/users/${superAdmin.user.uid}`, { token: admin() })).status).toBe(403);
   });
 });

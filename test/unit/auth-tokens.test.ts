@@ -1,5 +1,5 @@
 /**
- * The embedded issuer and the authenticator end to end, over in-memory stand-ins for the three models auth/ uses
+ * The embedded issuer and the authenticator end to end, over in-memory stand-ins for the four models auth/ uses
  * (no database): token endpoint, JWKS, key rotation and the token attacks of docs/contract.md §1.3.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -35,6 +35,25 @@ function signingKeyTable() {
   };
 }
 
+/** The `login_failures` calls of models/login-failure, its one raw UPDATE included (it only counts here). */
+function loginFailureTable() {
+  const rows = new Map<string, Rec>();
+  return {
+    sequelize: {
+      async query(_sql: string, { replacements }: { replacements: Rec }) {
+        const row = rows.get(replacements.userUid);
+        if (!row) return [undefined, 0];
+        Object.assign(row, { failures: row.failures + 1, lastFailureAt: replacements.now });
+        return [undefined, 1];
+      },
+    },
+    async findByPk(uid: string) { return rows.get(uid) ?? null; },
+    async create(values: Rec) { rows.set(values.userUid, { ...values }); return values; },
+    async update() { return [0]; },
+    async destroy({ where }: { where: Rec }) { return rows.delete(where.userUid) ? 1 : 0; },
+  };
+}
+
 const config = loadConfig({});
 const box = createSecretBox(config, { ENCRYPTION_KEY: randomBytes(32).toString('base64') });
 const acme = { uid: 'a'.repeat(32), shortName: 'acme' };
@@ -46,7 +65,7 @@ const ada = {
 const users: Rec[] = [ada];
 const tenants: Rec[] = [acme, other];
 const signingKeys = signingKeyTable();
-const models = { Tenant: byFields(tenants), User: byFields(users), SigningKey: signingKeys } as unknown as Models;
+const models = { Tenant: byFields(tenants), User: byFields(users), SigningKey: signingKeys, LoginFailure: loginFailureTable() } as unknown as Models;
 
 let authUrl = '';
 let server: Server;

@@ -4339,7 +4339,7 @@ export interface paths {
         };
         /**
          * Get a user
-         * @description One user, with `ETag` and `Last-Modified`. Links `edit` (tenant admins, the user itself), `delete` (tenant admins, not on their own item), `assign_roles` (tenant admins) and `tenant`.
+         * @description One user, with `ETag` and `Last-Modified`. Links `edit` (tenant admins, the user itself), `delete` (tenant admins, not on their own item), `assign_roles` (tenant admins), `lockout` (tenant admins, with the embedded issuer) and `tenant`.
          */
         get: operations["getUser"];
         /**
@@ -4403,6 +4403,47 @@ export interface paths {
          * @description The same as PUT: the body `[{"name": "ROLE"}]` or `["ROLE"]` replaces the whole role set (TENANT_ADMIN). Audited as UPDATED.
          */
         patch: operations["patchUserRoles"];
+        trace?: never;
+    };
+    "/users/{id}/lockout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read the sign-in lockout of a user
+         * @description The embedded issuer's brute-force detection for this user or service account (TENANT_ADMIN; the `lockout`
+         *     link): failed password or client-secret sign-ins counted since the last success (`failures`), the last one's
+         *     time, and whether the account is locked and until when. After `LOCKOUT_FAILURES` failures (30 by default)
+         *     within `LOCKOUT_FAILURE_RESET_SECONDS` of each other the account is locked for `LOCKOUT_WAIT_INCREMENT_SECONDS`,
+         *     and every further `LOCKOUT_FAILURES` failures add that again, up to `LOCKOUT_MAX_WAIT_SECONDS`. While it is
+         *     locked every sign-in of it, the right one included, answers exactly as a wrong password (or secret) does.
+         *     A count that has run out reads as none. With an external identity provider (`AUTH_URL`) the provider keeps
+         *     lockouts: this always answers an unlocked account with no failures.
+         */
+        get: operations["getUserLockout"];
+        put?: never;
+        post?: never;
+        /**
+         * Clear the sign-in lockout of a user
+         * @description Unlocks the account at once and forgets its failed sign-ins, on every instance of the service (TENANT_ADMIN;
+         *     403 otherwise). Answers 204 whether or not there was anything to clear. Audited as USER_LOCKOUT_CLEARED
+         *     (User, `details.failures` and `details.lockedUntil` as they were) when there was.
+         */
+        delete: operations["deleteUserLockout"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/user": {
@@ -5994,7 +6035,7 @@ export interface components {
          * @example TOPIC_CONFIGURED
          * @enum {string}
          */
-        AuditAction: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED";
+        AuditAction: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED" | "USER_LOCKOUT_CLEARED";
         /**
          * @description One entry of the audit history. Never changed once written.
          * @example {
@@ -8412,6 +8453,9 @@ export interface components {
          *         "assign_roles": {
          *           "href": "https://portal.example.com/api/users/7a1b2c3d4e5f40718293a4b5c6d7e8f9/roles"
          *         },
+         *         "lockout": {
+         *           "href": "https://portal.example.com/api/users/7a1b2c3d4e5f40718293a4b5c6d7e8f9/lockout"
+         *         },
          *         "tenant": {
          *           "href": "https://portal.example.com/api/tenants/1b2c3d4e5f40718293a4b5c6d7e8f90a"
          *         }
@@ -8432,13 +8476,14 @@ export interface components {
             };
             serviceAccount: boolean;
             clientId: string | null;
-            /** @description `user`, `edit`, `delete`, `assign_roles` (where the caller may assign roles) and `tenant` on the item; `self` only where embedded. */
+            /** @description `user`, `edit`, `delete`, `assign_roles` (where the caller may assign roles), `lockout` (where the caller may see and clear the sign-in lockout) and `tenant` on the item; `self` only where embedded. */
             _links?: {
                 self: components["schemas"]["Link"];
                 user?: components["schemas"]["Link"];
                 edit?: components["schemas"]["Link"];
                 delete?: components["schemas"]["Link"];
                 assign_roles?: components["schemas"]["Link"];
+                lockout?: components["schemas"]["Link"];
                 tenant?: components["schemas"]["Link"];
             };
         };
@@ -8490,6 +8535,49 @@ export interface components {
             };
             _links: components["schemas"]["Links"];
             page: components["schemas"]["PageMetadata"];
+        };
+        /**
+         * @description The embedded issuer's brute-force detection for one account. `failures` counts failed sign-ins since the last
+         *     success, while they come within `LOCKOUT_FAILURE_RESET_SECONDS` of each other; `locked` says whether sign-ins
+         *     are refused now, until `lockedUntil`.
+         * @example {
+         *       "locked": true,
+         *       "failures": 31,
+         *       "lastFailureAt": "2026-11-21T10:15:30",
+         *       "lockedUntil": "2026-11-21T10:16:30",
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/users/7a1b2c3d4e5f40718293a4b5c6d7e8f9/lockout"
+         *         },
+         *         "user": {
+         *           "href": "https://portal.example.com/api/users/7a1b2c3d4e5f40718293a4b5c6d7e8f9"
+         *         }
+         *       }
+         *     }
+         */
+        UserLockout: {
+            /** @description Sign-ins of the account are refused now. */
+            locked: boolean;
+            /**
+             * Format: int32
+             * @description Failed sign-ins counted.
+             */
+            failures: number;
+            /**
+             * @description UTC `yyyy-mm-ddThh:mm:ss` of the last counted failure; `null` without any.
+             * @example 2026-11-21T10:15:30
+             */
+            lastFailureAt: string | null;
+            /**
+             * @description UTC `yyyy-mm-ddThh:mm:ss` when the lock ends; `null` when the account is not locked.
+             * @example 2026-11-21T10:16:30
+             */
+            lockedUntil: string | null;
+            /** @description `self` and `user`. */
+            _links: {
+                self: components["schemas"]["Link"];
+                user: components["schemas"]["Link"];
+            };
         };
     };
     responses: {
@@ -12707,7 +12795,7 @@ export interface operations {
                  * @description One action of `GET /audit-history/actions`, matched ignoring case, spaces, `_` and `-` (`topic-configured`); blank means no filter.
                  * @example TOPIC_CONFIGURED
                  */
-                action?: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED";
+                action?: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED" | "USER_LOCKOUT_CLEARED";
                 /**
                  * @description The kind of resource, matched ignoring case, spaces, `_` and `-` (`application`); `Stream` means `Topic`. Blank means no filter.
                  * @example Application
@@ -21479,6 +21567,64 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+        };
+    };
+    getUserLockout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's lockout state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["UserLockout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    deleteUserLockout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getCurrentUser: {

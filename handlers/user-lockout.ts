@@ -1,0 +1,51 @@
+/**
+ * `/users/{id}/lockout`: the embedded issuer's brute-force detection of one account, read and cleared by tenant
+ * admins (docs/contract.md §5.2). The rules are auth/brute-force.ts; the count is `login_failures`.
+ */
+import { lockoutView } from '../auth/brute-force';
+import { canManageLockout } from '../auth/policies/user';
+import type { RequestContext } from '../core/context';
+import { ForbiddenError } from '../core/errors';
+import { link, timestamp } from '../core/hal';
+import { clearLoginFailures, findLoginFailure } from '../models/login-failure';
+import { mutate } from './_lib/mutation';
+import { hal, noContent, withPrecheck, type Handler } from './_lib/reply';
+import { findVisible } from './_lib/store';
+import { userResource } from './users';
+
+/** The user (404, another tenant's too) → a tenant admin (403). */
+async function managed(ctx: RequestContext) {
+  const user = await findVisible(userResource, ctx, ctx.params.id);
+  if (!canManageLockout(ctx, user)) throw new ForbiddenError('Only a tenant admin may see or clear a sign-in lockout');
+  return user;
+}
+
+export const getUserLockout: Handler = withPrecheck(async (ctx) => {
+  const user = await managed(ctx);
+  const state = await findLoginFailure(ctx.models.LoginFailure, user.uid);
+  const view = lockoutView(state ?? undefined, new Date(), ctx.deps.config.lockout);
+  const self = `${ctx.base}/users/${user.uid}`;
+  return hal({
+    locked: view.locked,
+    failures: view.failures,
+    lastFailureAt: timestamp(view.lastFailureAt),
+    lockedUntil: timestamp(view.lockedUntil),
+    _links: { self: link(`${self}/lockout`), user: link(self) },
+  });
+}, managed);
+
+export const deleteUserLockout: Handler = withPrecheck(async (ctx) => {
+  const user = await managed(ctx);
+  await mutate(ctx, async (transaction) => {
+    const state = await findLoginFailure(ctx.models.LoginFailure, user.uid, transaction);
+    if (!state || !(await clearLoginFailures(ctx.models.LoginFailure, user.uid, transaction))) return { result: undefined, audit: [] };
+    return {
+      result: undefined,
+      audit: [{
+        action: 'USER_LOCKOUT_CLEARED', resourceType: 'User', resourceName: user.email, resourceId: user.uid,
+        details: { failures: state.failures, lockedUntil: timestamp(state.lockedUntil) },
+      }],
+    };
+  });
+  return noContent();
+}, managed);
