@@ -139,7 +139,8 @@ export async function settle(root: number, maxMs = 60_000): Promise<void> {
   }
 }
 
-function rssKiB(pid: number): number {
+/** A process's resident memory now, in KiB (0 once it has ended). */
+export function rssKiB(pid: number): number {
   try {
     return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   } catch {

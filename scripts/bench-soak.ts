@@ -6,11 +6,10 @@
  * The load runs in one-minute slices, each with a fresh token, every request's time kept for the window's quantiles.
  */
 import os from 'node:os';
-import { readFileSync } from 'node:fs';
 import type { Models } from '../models';
 import type { Api } from './bench-api';
 import { createFixtures } from './bench-fixtures';
-import { settle, tree } from './bench-procs';
+import { rssKiB, settle, tree } from './bench-procs';
 import { loadProcess, type LoadSpec } from './bench-run';
 import { seedStreams } from './bench-seed';
 import type { Server } from './bench-service';
@@ -32,13 +31,7 @@ export interface SoakContext {
 interface Kind { name: string; share: number; spec: (api: Api, slice: number) => Promise<Omit<LoadSpec, 'url' | 'connections'>> }
 interface Tally { times: number[]; requests: number; errors: number; statuses: Record<string, number> }
 
-const rssMiB = (pid: number): number => {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-};
+const rssMiB = (pid: number): number => rssKiB(pid) / 1024;
 const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] : NaN);
 
 export async function soak(ctx: SoakContext): Promise<string> {

@@ -104,6 +104,11 @@ async function readMany(assoc: AssociationDef, body: Record<string, unknown>, mo
 
 const required = (field: string) => new BadRequestError([`${field}: is required`], [{ field, message: 'is required' }]);
 
+type Attributes = Record<string, { field?: string; _keyOf?: string }>;
+
+/** The lowercase twin attribute of `attr` (`nameKey` of `name`), if the model has one. */
+const twinOf = (attributes: Attributes, attr: string) => Object.keys(attributes).find((a) => attributes[a]._keyOf === attr);
+
 /** 409 naming the first unique field whose value (ignoring case) another row of the scope already has. */
 export async function checkUnique(resource: Resource, ctx: RequestContext, values: Record<string, unknown>, row: Row | undefined, transaction: Transaction): Promise<void> {
   const model = resource.model(ctx.models);
@@ -111,9 +116,9 @@ export async function checkUnique(resource: Resource, ctx: RequestContext, value
     const attr = attributeOf(f);
     const value = values[attr];
     if (typeof value !== 'string' || (row && String(row.get(attr)).toLowerCase() === value.toLowerCase())) continue;
-    const attributes = model.getAttributes() as Record<string, { field?: string; _keyOf?: string }>;
+    const attributes = model.getAttributes() as Attributes;
     // The lowercase twin (`name_key`) carries the unique index; LOWER(name) would scan every row of the tenant.
-    const twin = Object.keys(attributes).find((a) => attributes[a]._keyOf === attr);
+    const twin = twinOf(attributes, attr);
     const same = twin ? { [twin]: value.toLowerCase() } : sqlWhere(fn('LOWER', col(attributes[attr]?.field ?? attr)), value.toLowerCase());
     const scope = resource.scope ? {} : { tenantUid: ctx.principal.tenant.uid };
     const clash = await model.findOne({
@@ -130,11 +135,11 @@ export async function checkUnique(resource: Resource, ctx: RequestContext, value
  */
 export function uniqueIndexClash(resource: Resource, ctx: RequestContext, values: Record<string, unknown>, err: UniqueConstraintError): ConflictError | undefined {
   const columns = new Set(collidingColumns(err));
-  const attributes = resource.model(ctx.models).getAttributes() as Record<string, { field?: string; _keyOf?: string }>;
+  const attributes = resource.model(ctx.models).getAttributes() as Attributes;
   const columnOf = (attr: string) => attributes[attr]?.field ?? attr;
   for (const f of resource.fields.filter((x) => x.unique)) {
     const attr = attributeOf(f);
-    const twin = Object.keys(attributes).find((a) => attributes[a]._keyOf === attr);
+    const twin = twinOf(attributes, attr);
     if (columns.has(columnOf(attr)) || (twin && columns.has(columnOf(twin)))) return new ConflictError(`${f.name}: '${String(values[attr])}' already exists`);
   }
   return undefined;

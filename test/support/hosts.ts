@@ -14,12 +14,11 @@ import { inject } from 'vitest';
 import { loadConfig } from '../../core/config';
 import { initModels } from '../../models';
 import { openDatabase } from '../../models/db';
-import { tree } from '../../scripts/bench-procs';
 import { freePort } from '../../scripts/embedded-postgres';
 import type { TestApp } from './app';
 import { npmStart, type NpmStart } from './npm-start';
 import { createRunDatabase } from './run-database';
-import { gone } from './service-process';
+import { killGroups } from './service-process';
 
 export interface Host { port: number; npm: NpmStart; app: TestApp; output: () => string }
 
@@ -74,13 +73,7 @@ export async function startHosts(count: number, env: Record<string, string> = {}
   };
 
   const stop = async () => {
-    const all = hosts.flatMap((h) => tree(h.npm.pid));
-    for (const h of hosts) {
-      try {
-        process.kill(-h.npm.pid, 'SIGKILL');
-      } catch { /* gone already */ }
-    }
-    await gone(all);
+    await killGroups(hosts.map((h) => h.npm.pid));
     await models.sequelize.close();
     await db.drop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });

@@ -49,6 +49,20 @@ export async function gone(pids: number[]): Promise<number[]> {
   return pids.filter(alive);
 }
 
+/**
+ * SIGKILL to the process group of each npm pid, whoever of it is left (npm may be gone while a process it started
+ * runs on), and waits until all of them have gone.
+ */
+export async function killGroups(npmPids: number[]): Promise<void> {
+  const all = npmPids.flatMap((pid) => tree(pid));
+  for (const pid of npmPids) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch { /* nobody left */ }
+  }
+  await gone(all);
+}
+
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `condition` every 50 ms for at most `seconds`; fails naming `what`. */
@@ -71,12 +85,7 @@ export async function startService(tenant: string, workers: number): Promise<Ser
   });
   const output = () => `${npm.stdout()}\n${npm.stderr()}`;
   const cleanUp = async () => {
-    // The whole process group, whoever of it is left (npm may be gone while a process it started runs on).
-    const all = tree(npm.pid);
-    try {
-      process.kill(-npm.pid, 'SIGKILL');
-    } catch { /* nobody left */ }
-    await gone(all);
+    await killGroups([npm.pid]);
     await db.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
