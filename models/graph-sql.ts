@@ -19,7 +19,10 @@ export function valuesOf(statement: GraphStatement, args: Record<string, unknown
   });
 }
 
-/** Builds a statement once per key; `p(name)` places a value. */
+/**
+ * Builds a statement once per key; `p(name)` places a value. `build` must call `p` in the order of the text (a
+ * fragment built before the text around it is built inside a function it calls in place).
+ */
 function cached(key: string, build: (p: (slot: string) => string) => string): GraphStatement {
   let found = statements.get(key);
   if (found) return found;
@@ -28,6 +31,7 @@ function cached(key: string, build: (p: (slot: string) => string) => string): Gr
     slots.push(slot);
     return '?';
   });
+  if (sql.split('?').length - 1 !== slots.length) throw new Error(`graph statement ${key}: ${slots.length} slots for its placeholders`);
   statements.set(key, (found = { sql, slots }));
   return found;
 }
@@ -99,26 +103,27 @@ ORDER BY e.name, e.uid, g.access_type, s.name, s.uid, g.uid`);
  * environment) key, so a page stops after its rows whatever the environment's size. `allStreams`: the caller sees
  * every stream (no visibility condition).
  */
-function pagedStreams(m: Models, allStreams: boolean, p: (slot: string) => string, limit: string): string {
+function pagedStreams(m: Models, allStreams: boolean, p: (slot: string) => string, limit: () => string): string {
   return `SELECT s.uid, s.name, s.visibility, s.owners_uid, c.uid AS config_uid
   FROM ${tableOf(m.Stream)} s JOIN ${tableOf(m.StreamConfig)} c ON c.stream_uid = s.uid AND c.environment_uid = ${p('environment')}
   WHERE s.tenant_uid = ${p('tenant')}${allStreams ? '' : ` AND ${seen(m, 'stream', 's', p)}`}
-  ORDER BY s.name, s.uid ${limit}`;
+  ORDER BY s.name, s.uid ${limit()}`;
 }
 
 /**
  * One page of the environment's graph in one statement: the bounded count of the caller's streams there (up to
  * `window` rows, in the page's order), then one row per stream of the page and Approved grant, with the
  * application, its owners group and its deployment there. The count is a one-row table the page is joined to, so a
- * page past the end still answers the count. Slots: environment, tenant, (groups,) window, environment, tenant,
- * (groups,) size, offset, environment, groups, environment.
+ * page past the end still answers the count.
  */
 export function environmentGraphSql(m: Models, allStreams: boolean): GraphStatement {
   return cached(`environment:${allStreams}`, (p) => {
-    const counted = pagedStreams(m, allStreams, p, `LIMIT ${p('window')}`);
-    const page = pagedStreams(m, allStreams, p, `LIMIT ${p('size')} OFFSET ${p('offset')}`);
+    // Built in the order of the text: each `?` takes the slot placed before it.
+    const applicationSeen = seenColumn(m, 'application', 'a', p);
+    const counted = pagedStreams(m, allStreams, p, () => `LIMIT ${p('window')}`);
+    const page = pagedStreams(m, allStreams, p, () => `LIMIT ${p('size')} OFFSET ${p('offset')}`);
     return `SELECT k.total, ps.uid AS s_uid, ps.name AS s_name, ps.visibility AS s_visibility, ps.owners_uid AS s_owners, sg.name AS s_owners_name,
-  ps.config_uid AS c_uid, g.uid AS g_uid, g.access_type AS g_access, ${APPLICATION_COLUMNS}, ${seenColumn(m, 'application', 'a', p)}, d.state AS d_state
+  ps.config_uid AS c_uid, g.uid AS g_uid, g.access_type AS g_access, ${APPLICATION_COLUMNS}, ${applicationSeen}, d.state AS d_state
 FROM (SELECT COUNT(*) AS total FROM (${counted}) n) k
 LEFT JOIN (${page}) ps ON 1 = 1
 LEFT JOIN ${tableOf(m.Group)} sg ON sg.uid = ps.owners_uid
