@@ -107,6 +107,8 @@ describe('GET /streams/{id}/graph', () => {
     expect(producer).not.toHaveProperty('deploymentState');
     expect(producer._links.applicationAccessGrant.href).toBe(`${app.api}/application_access_grants/${x.produces.uid}`);
     expect(producer._links.application.href).toBe(`${app.api}/applications/${w.application.uid}`);
+    const stored = await get(`/application_access_grants/${x.produces.uid}`, t.admin.token);
+    expect([producer.requested_at, producer.requestedBy]).toEqual([stored.body.requested_at, stored.body.requestedBy]);
     expect(auto._links.streamConfig.href).toMatch(new RegExp(`/stream_configs/${auto.streamConfig}$`));
     for (const uid of x.over) expect(text).not.toContain(uid);
   });
