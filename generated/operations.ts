@@ -670,6 +670,21 @@ export const operations = {
     "path": "/profile/{collection}",
     "tag": "General"
   },
+  "getStreamGraph": {
+    "method": "get",
+    "path": "/streams/{id}/graph",
+    "tag": "Streams"
+  },
+  "getApplicationGraph": {
+    "method": "get",
+    "path": "/applications/{id}/graph",
+    "tag": "Applications"
+  },
+  "getEnvironmentGraph": {
+    "method": "get",
+    "path": "/environments/{id}/graph",
+    "tag": "Environments"
+  },
   "listCallerGroups": {
     "method": "get",
     "path": "/group",

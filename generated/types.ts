@@ -2324,6 +2324,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/streams/{id}/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Who produces to and consumes from a stream
+         * @description Per environment the stream is configured in (and the caller sees), the applications with an Approved grant as
+         *     producer and as consumer, and the pending requests: each application with its owners group, type, and for
+         *     Connector and Ksml applications `deploymentState`, the state of its deployment in that environment (null when
+         *     it has none there). With `environment`, that environment only (listed even where the stream is not configured,
+         *     then empty).
+         *
+         *     **Visibility.** A Private application or environment the caller cannot see is never named: an application is
+         *     counted in `hiddenProducers`, `hiddenConsumers` or `hiddenPendingRequests` instead, an environment in
+         *     `hiddenEnvironments`. The grant itself (`grant`, `requestedBy`, `requested_at` and the
+         *     `applicationAccessGrant` link) is shown only where the caller may read it: an owner of the application, the
+         *     stream or the environment, APPLICATION_ADMIN, STREAM_ADMIN and tenant admins. Read in one statement.
+         */
+        get: operations["getStreamGraph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{id}/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The streams an application produces to and consumes from
+         * @description Per environment the application holds open grants in (and the caller sees), the streams it has an Approved
+         *     grant to produce to and to consume from, and its pending requests; for a Connector or Ksml application
+         *     `deploymentState`, its deployment's state there (null when it has none). With `environment`, that environment
+         *     only (listed even when empty). A Private stream the caller cannot see is counted in `hiddenProducesTo`,
+         *     `hiddenConsumesFrom` or `hiddenPendingRequests`, never named; grants are shown as in `getStreamGraph`.
+         */
+        get: operations["getApplicationGraph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/{id}/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An environment as nodes and edges, a page of streams at a time
+         * @description The environment for a UI to draw: a page of the streams configured in it that the caller sees, in name order
+         *     (then uid), the applications with an Approved grant on them that the caller sees (each once per page), and an
+         *     edge per such grant: `produce` (the application produces to the stream) or `consume`. Paged by stream with
+         *     `page` and `size` as every collection, and counted as every collection (bounded: see `PageMetadata`); no
+         *     other order is offered. A Private application the caller cannot see is counted on its stream
+         *     (`hiddenProducers`, `hiddenConsumers`), never named; a Private stream it cannot see is not on any page.
+         *     Each page is read in one statement, at the same cost however many streams the environment holds.
+         */
+        get: operations["getEnvironmentGraph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/group": {
         parameters: {
             query?: never;
@@ -5963,7 +6067,7 @@ export interface components {
                 owners?: components["schemas"]["GroupSummary"];
                 viewers?: components["schemas"]["GroupSummary"][];
             };
-            /** @description `application`, `owners`, `viewers`, `createApplicationPrincipal`, `createApplicationAccess`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            /** @description `application`, `owners`, `viewers`, `createApplicationPrincipal`, `createApplicationAccess`, `graph` (the streams it produces to and consumes from), and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
             _links?: {
                 self: components["schemas"]["Link"];
                 application?: components["schemas"]["Link"];
@@ -5971,6 +6075,7 @@ export interface components {
                 viewers?: components["schemas"]["Link"];
                 createApplicationPrincipal?: components["schemas"]["Link"];
                 createApplicationAccess?: components["schemas"]["Link"];
+                graph?: components["schemas"]["Link"];
                 edit?: components["schemas"]["Link"];
                 delete?: components["schemas"]["Link"];
             };
@@ -6371,7 +6476,7 @@ export interface components {
                 owners?: components["schemas"]["GroupSummary"];
                 viewers?: components["schemas"]["GroupSummary"][];
             };
-            /** @description `environment`, `instance`, `owners`, `viewers`, `synchronize`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            /** @description `environment`, `instance`, `owners`, `viewers`, `synchronize`, `graph` (its streams and applications as nodes and edges), and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
             _links?: {
                 self: components["schemas"]["Link"];
                 environment?: components["schemas"]["Link"];
@@ -6379,6 +6484,7 @@ export interface components {
                 owners?: components["schemas"]["Link"];
                 viewers?: components["schemas"]["Link"];
                 synchronize?: components["schemas"]["Link"];
+                graph?: components["schemas"]["Link"];
                 edit?: components["schemas"]["Link"];
                 delete?: components["schemas"]["Link"];
             };
@@ -6389,6 +6495,518 @@ export interface components {
             };
             _links: components["schemas"]["Links"];
             page: components["schemas"]["PageMetadata"];
+        };
+        /** @description The owners group of a node. */
+        GraphOwners: {
+            /** @example 9a8b7c6d5e4f4a3b2c1d0e9f8a7b6c5d */
+            uid: string;
+            /** @example payments-team */
+            name: string | null;
+        };
+        GraphEnvironment: {
+            /** @example 2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e */
+            uid: string;
+            /** @example Production */
+            name: string;
+            /** @example prod */
+            shortName: string;
+            _links: {
+                environment: components["schemas"]["Link"];
+            };
+        };
+        /**
+         * @description An application the caller sees. `deploymentState` is there for Connector and Ksml applications only: the state
+         *     of the application's deployment in the environment, null when it has none there.
+         */
+        GraphApplicationNode: {
+            /** @example 4d5e6f7a8b9c4d0e1f2a3b4c5d6e7f8a */
+            uid: string;
+            /** @example Payment ledger */
+            name: string;
+            /** @example ledger */
+            shortName: string;
+            /** @example Custom */
+            applicationType: string;
+            /** @example Java */
+            type?: string | null;
+            /**
+             * @example Public
+             * @enum {string}
+             */
+            visibility: "Public" | "Private";
+            owners: components["schemas"]["GraphOwners"];
+            /**
+             * @example Running
+             * @enum {string|null}
+             */
+            deploymentState?: "Stopped" | "Running" | null;
+            /**
+             * @description In a graph of grants: the grant's access type.
+             * @enum {string}
+             */
+            accessType?: "PRODUCER" | "CONSUMER";
+            /**
+             * @description In a graph of grants: the grant's status.
+             * @enum {string}
+             */
+            status?: "Approved" | "Pending";
+            /** @description The grant's uid, where the caller may read the grant. */
+            grant?: string;
+            /** @description Where the caller may read the grant. */
+            requestedBy?: string | null;
+            /** @description Where the caller may read the grant. */
+            requested_at?: string | null;
+            /** @description `application`, `owners`, `graph`, and `applicationAccessGrant` where the caller may read the grant. */
+            _links: {
+                application: components["schemas"]["Link"];
+                owners: components["schemas"]["Link"];
+                graph: components["schemas"]["Link"];
+                applicationAccessGrant?: components["schemas"]["Link"];
+            };
+        };
+        /** @description A stream the caller sees; `streamConfig` is its config in the environment (null when it has none there). */
+        GraphStreamNode: {
+            /** @example 6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c */
+            uid: string;
+            /** @example payments */
+            name: string;
+            /**
+             * @example Public
+             * @enum {string}
+             */
+            visibility: "Public" | "Private";
+            owners: components["schemas"]["GraphOwners"];
+            /** @example 7a8b9c0d1e2f4a3b8c4d5e6f7a8b9c0d */
+            streamConfig: string | null;
+            /**
+             * @description In a graph of grants: the grant's access type.
+             * @enum {string}
+             */
+            accessType?: "PRODUCER" | "CONSUMER";
+            /**
+             * @description In a graph of grants: the grant's status.
+             * @enum {string}
+             */
+            status?: "Approved" | "Pending";
+            /** @description The grant's uid, where the caller may read the grant. */
+            grant?: string;
+            /** @description Where the caller may read the grant. */
+            requestedBy?: string | null;
+            /** @description Where the caller may read the grant. */
+            requested_at?: string | null;
+            /** @description In an environment graph: Approved producers the caller cannot see. */
+            hiddenProducers?: number;
+            /** @description In an environment graph: Approved consumers the caller cannot see. */
+            hiddenConsumers?: number;
+            /** @description `stream`, `owners`, `graph`, `streamConfig` where configured, `applicationAccessGrant` where the caller may read the grant. */
+            _links: {
+                stream: components["schemas"]["Link"];
+                owners: components["schemas"]["Link"];
+                graph: components["schemas"]["Link"];
+                streamConfig?: components["schemas"]["Link"];
+                applicationAccessGrant?: components["schemas"]["Link"];
+            };
+        };
+        /**
+         * @example {
+         *       "stream": {
+         *         "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
+         *         "name": "payments",
+         *         "visibility": "Public",
+         *         "_links": {
+         *           "self": {
+         *             "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
+         *           }
+         *         }
+         *       },
+         *       "environments": [
+         *         {
+         *           "environment": {
+         *             "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *             "name": "Production",
+         *             "shortName": "prod",
+         *             "_links": {
+         *               "environment": {
+         *                 "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
+         *               }
+         *             }
+         *           },
+         *           "streamConfig": "7a8b9c0d1e2f4a3b8c4d5e6f7a8b9c0d",
+         *           "producers": [
+         *             {
+         *               "uid": "4d5e6f7a8b9c4d0e1f2a3b4c5d6e7f8a",
+         *               "name": "Payment ledger",
+         *               "shortName": "ledger",
+         *               "applicationType": "Custom",
+         *               "type": "Java",
+         *               "visibility": "Public",
+         *               "owners": {
+         *                 "uid": "9a8b7c6d5e4f4a3b2c1d0e9f8a7b6c5d",
+         *                 "name": "payments-team"
+         *               },
+         *               "accessType": "PRODUCER",
+         *               "status": "Approved",
+         *               "grant": "5e6f7a8b9c0d4e1f2a3b4c5d6e7f8a9b",
+         *               "requestedBy": "dev@example.com",
+         *               "requested_at": "2026-11-21T10:15:30",
+         *               "_links": {
+         *                 "application": {
+         *                   "href": "https://portal.example.com/api/applications/4d5e6f7a8b9c4d0e1f2a3b4c5d6e7f8a"
+         *                 },
+         *                 "owners": {
+         *                   "href": "https://portal.example.com/api/groups/9a8b7c6d5e4f4a3b2c1d0e9f8a7b6c5d"
+         *                 },
+         *                 "graph": {
+         *                   "href": "https://portal.example.com/api/applications/4d5e6f7a8b9c4d0e1f2a3b4c5d6e7f8a/graph"
+         *                 },
+         *                 "applicationAccessGrant": {
+         *                   "href": "https://portal.example.com/api/application_access_grants/5e6f7a8b9c0d4e1f2a3b4c5d6e7f8a9b"
+         *                 }
+         *               }
+         *             }
+         *           ],
+         *           "consumers": [
+         *             {
+         *               "uid": "8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f",
+         *               "name": "Ledger sink",
+         *               "shortName": "ledger-sink",
+         *               "applicationType": "Connector",
+         *               "type": "SINK",
+         *               "visibility": "Public",
+         *               "owners": {
+         *                 "uid": "1a2b3c4d5e6f4a7b8c9d0e1f2a3b4c5d",
+         *                 "name": "data-team"
+         *               },
+         *               "deploymentState": "Running",
+         *               "accessType": "CONSUMER",
+         *               "status": "Approved",
+         *               "_links": {
+         *                 "application": {
+         *                   "href": "https://portal.example.com/api/applications/8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f"
+         *                 },
+         *                 "owners": {
+         *                   "href": "https://portal.example.com/api/groups/1a2b3c4d5e6f4a7b8c9d0e1f2a3b4c5d"
+         *                 },
+         *                 "graph": {
+         *                   "href": "https://portal.example.com/api/applications/8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f/graph"
+         *                 }
+         *               }
+         *             }
+         *           ],
+         *           "pendingRequests": [],
+         *           "hiddenProducers": 0,
+         *           "hiddenConsumers": 2,
+         *           "hiddenPendingRequests": 0,
+         *           "_links": {
+         *             "environment": {
+         *               "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
+         *             },
+         *             "streamConfig": {
+         *               "href": "https://portal.example.com/api/stream_configs/7a8b9c0d1e2f4a3b8c4d5e6f7a8b9c0d"
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "hiddenEnvironments": 0,
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c/graph"
+         *         },
+         *         "stream": {
+         *           "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
+         *         }
+         *       }
+         *     }
+         */
+        StreamGraph: {
+            stream: {
+                uid: string;
+                name: string;
+                /** @enum {string} */
+                visibility: "Public" | "Private";
+                _links: {
+                    self: components["schemas"]["Link"];
+                };
+            };
+            environments: {
+                environment: components["schemas"]["GraphEnvironment"];
+                /** @description The stream's config there (null only for an environment named by the filter where the stream is not configured). */
+                streamConfig: string | null;
+                producers: components["schemas"]["GraphApplicationNode"][];
+                consumers: components["schemas"]["GraphApplicationNode"][];
+                pendingRequests: components["schemas"]["GraphApplicationNode"][];
+                hiddenProducers: number;
+                hiddenConsumers: number;
+                hiddenPendingRequests: number;
+                _links: {
+                    environment: components["schemas"]["Link"];
+                    streamConfig?: components["schemas"]["Link"];
+                };
+            }[];
+            /** @description Environments the stream is configured in that the caller cannot see. */
+            hiddenEnvironments: number;
+            _links: {
+                self: components["schemas"]["Link"];
+                stream: components["schemas"]["Link"];
+            };
+        };
+        /**
+         * @example {
+         *       "application": {
+         *         "uid": "4d5e6f7a8b9c4d0e1f2a3b4c5d6e7f8a",
+         *         "name": "Payment ledger",
+         *         "shortName": "ledger",
+         *         "applicationType": "Custom",
+         *         "type": "Java",
+         *         "visibility": "Public",
+         *         "_links": {
+         *           "self": {
+         *             "href": "https://portal.example.com/api/applications/4d5e6f7a8b9c4d0e1f2a3b4c5d6e7f8a"
+         *           }
+         *         }
+         *       },
+         *       "environments": [
+         *         {
+         *           "environment": {
+         *             "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *             "name": "Production",
+         *             "shortName": "prod",
+         *             "_links": {
+         *               "environment": {
+         *                 "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
+         *               }
+         *             }
+         *           },
+         *           "producesTo": [
+         *             {
+         *               "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
+         *               "name": "payments",
+         *               "visibility": "Public",
+         *               "owners": {
+         *                 "uid": "9a8b7c6d5e4f4a3b2c1d0e9f8a7b6c5d",
+         *                 "name": "payments-team"
+         *               },
+         *               "streamConfig": "7a8b9c0d1e2f4a3b8c4d5e6f7a8b9c0d",
+         *               "accessType": "PRODUCER",
+         *               "status": "Approved",
+         *               "grant": "5e6f7a8b9c0d4e1f2a3b4c5d6e7f8a9b",
+         *               "requestedBy": "dev@example.com",
+         *               "requested_at": "2026-11-21T10:15:30",
+         *               "_links": {
+         *                 "stream": {
+         *                   "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
+         *                 },
+         *                 "owners": {
+         *                   "href": "https://portal.example.com/api/groups/9a8b7c6d5e4f4a3b2c1d0e9f8a7b6c5d"
+         *                 },
+         *                 "graph": {
+         *                   "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c/graph"
+         *                 },
+         *                 "streamConfig": {
+         *                   "href": "https://portal.example.com/api/stream_configs/7a8b9c0d1e2f4a3b8c4d5e6f7a8b9c0d"
+         *                 },
+         *                 "applicationAccessGrant": {
+         *                   "href": "https://portal.example.com/api/application_access_grants/5e6f7a8b9c0d4e1f2a3b4c5d6e7f8a9b"
+         *                 }
+         *               }
+         *             }
+         *           ],
+         *           "consumesFrom": [],
+         *           "pendingRequests": [],
+         *           "hiddenProducesTo": 0,
+         *           "hiddenConsumesFrom": 1,
+         *           "hiddenPendingRequests": 0,
+         *           "_links": {
+         *             "environment": {
+         *               "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "hiddenEnvironments": 0,
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/applications/4d5e6f7a8b9c4d0e1f2a3b4c5d6e7f8a/graph"
+         *         },
+         *         "application": {
+         *           "href": "https://portal.example.com/api/applications/4d5e6f7a8b9c4d0e1f2a3b4c5d6e7f8a"
+         *         }
+         *       }
+         *     }
+         */
+        ApplicationGraph: {
+            application: {
+                uid: string;
+                name: string;
+                shortName: string;
+                applicationType: string;
+                type?: string | null;
+                /** @enum {string} */
+                visibility: "Public" | "Private";
+                _links: {
+                    self: components["schemas"]["Link"];
+                };
+            };
+            environments: {
+                environment: components["schemas"]["GraphEnvironment"];
+                /**
+                 * @description Connector and Ksml applications only.
+                 * @enum {string|null}
+                 */
+                deploymentState?: "Stopped" | "Running" | null;
+                producesTo: components["schemas"]["GraphStreamNode"][];
+                consumesFrom: components["schemas"]["GraphStreamNode"][];
+                pendingRequests: components["schemas"]["GraphStreamNode"][];
+                hiddenProducesTo: number;
+                hiddenConsumesFrom: number;
+                hiddenPendingRequests: number;
+                _links: {
+                    environment: components["schemas"]["Link"];
+                };
+            }[];
+            /** @description Environments with open grants of the application that the caller cannot see. */
+            hiddenEnvironments: number;
+            _links: {
+                self: components["schemas"]["Link"];
+                application: components["schemas"]["Link"];
+            };
+        };
+        /** @description An Approved grant: `produce` (the application produces to the stream) or `consume`; `grant` and its link where the caller may read it. */
+        GraphEdge: {
+            /**
+             * @example produce
+             * @enum {string}
+             */
+            kind: "produce" | "consume";
+            /**
+             * @description The stream node's uid.
+             * @example 6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c
+             */
+            stream: string;
+            /**
+             * @description The application node's uid.
+             * @example 4d5e6f7a8b9c4d0e1f2a3b4c5d6e7f8a
+             */
+            application: string;
+            /** @example 5e6f7a8b9c0d4e1f2a3b4c5d6e7f8a9b */
+            grant?: string;
+            _links: {
+                applicationAccessGrant?: components["schemas"]["Link"];
+            };
+        };
+        /**
+         * @example {
+         *       "environment": {
+         *         "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *         "name": "Production",
+         *         "shortName": "prod",
+         *         "_links": {
+         *           "environment": {
+         *             "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
+         *           }
+         *         }
+         *       },
+         *       "nodes": {
+         *         "streams": [
+         *           {
+         *             "uid": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
+         *             "name": "payments",
+         *             "visibility": "Public",
+         *             "owners": {
+         *               "uid": "9a8b7c6d5e4f4a3b2c1d0e9f8a7b6c5d",
+         *               "name": "payments-team"
+         *             },
+         *             "streamConfig": "7a8b9c0d1e2f4a3b8c4d5e6f7a8b9c0d",
+         *             "hiddenProducers": 0,
+         *             "hiddenConsumers": 2,
+         *             "_links": {
+         *               "stream": {
+         *                 "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
+         *               },
+         *               "owners": {
+         *                 "href": "https://portal.example.com/api/groups/9a8b7c6d5e4f4a3b2c1d0e9f8a7b6c5d"
+         *               },
+         *               "graph": {
+         *                 "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c/graph"
+         *               },
+         *               "streamConfig": {
+         *                 "href": "https://portal.example.com/api/stream_configs/7a8b9c0d1e2f4a3b8c4d5e6f7a8b9c0d"
+         *               }
+         *             }
+         *           }
+         *         ],
+         *         "applications": [
+         *           {
+         *             "uid": "4d5e6f7a8b9c4d0e1f2a3b4c5d6e7f8a",
+         *             "name": "Payment ledger",
+         *             "shortName": "ledger",
+         *             "applicationType": "Custom",
+         *             "type": "Java",
+         *             "visibility": "Public",
+         *             "owners": {
+         *               "uid": "9a8b7c6d5e4f4a3b2c1d0e9f8a7b6c5d",
+         *               "name": "payments-team"
+         *             },
+         *             "_links": {
+         *               "application": {
+         *                 "href": "https://portal.example.com/api/applications/4d5e6f7a8b9c4d0e1f2a3b4c5d6e7f8a"
+         *               },
+         *               "owners": {
+         *                 "href": "https://portal.example.com/api/groups/9a8b7c6d5e4f4a3b2c1d0e9f8a7b6c5d"
+         *               },
+         *               "graph": {
+         *                 "href": "https://portal.example.com/api/applications/4d5e6f7a8b9c4d0e1f2a3b4c5d6e7f8a/graph"
+         *               }
+         *             }
+         *           }
+         *         ]
+         *       },
+         *       "edges": [
+         *         {
+         *           "kind": "produce",
+         *           "stream": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
+         *           "application": "4d5e6f7a8b9c4d0e1f2a3b4c5d6e7f8a",
+         *           "grant": "5e6f7a8b9c0d4e1f2a3b4c5d6e7f8a9b",
+         *           "_links": {
+         *             "applicationAccessGrant": {
+         *               "href": "https://portal.example.com/api/application_access_grants/5e6f7a8b9c0d4e1f2a3b4c5d6e7f8a9b"
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "page": {
+         *         "size": 20,
+         *         "totalElements": 1,
+         *         "totalPages": 1,
+         *         "number": 0
+         *       },
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e/graph?page=0&size=20"
+         *         },
+         *         "environment": {
+         *           "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
+         *         }
+         *       }
+         *     }
+         */
+        EnvironmentGraph: {
+            environment: components["schemas"]["GraphEnvironment"];
+            nodes: {
+                streams: components["schemas"]["GraphStreamNode"][];
+                applications: components["schemas"]["GraphApplicationNode"][];
+            };
+            edges: components["schemas"]["GraphEdge"][];
+            page: components["schemas"]["PageMetadata"];
+            /** @description The paging links of a collection (`first`, `prev`, `self`, `next`, `last`) and `environment`. */
+            _links: {
+                self: components["schemas"]["Link"];
+                first?: components["schemas"]["Link"];
+                prev?: components["schemas"]["Link"];
+                next?: components["schemas"]["Link"];
+                last?: components["schemas"]["Link"];
+                environment: components["schemas"]["Link"];
+            };
         };
         /** @description Writable fields of a group. */
         GroupFields: {
@@ -8056,7 +8674,7 @@ export interface components {
                 confidentiality?: components["schemas"]["Confidentiality"];
                 integrity?: components["schemas"]["Integrity"];
             };
-            /** @description `stream`, one link per association (`keySchema`, `valueSchema`, `owners`, `viewers`, `confidentiality`, `integrity`), `streamConfigs`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            /** @description `stream`, one link per association (`keySchema`, `valueSchema`, `owners`, `viewers`, `confidentiality`, `integrity`), `streamConfigs`, `graph` (who produces to and consumes from it), and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
             _links?: {
                 self: components["schemas"]["Link"];
                 stream?: components["schemas"]["Link"];
@@ -8067,6 +8685,7 @@ export interface components {
                 confidentiality?: components["schemas"]["Link"];
                 integrity?: components["schemas"]["Link"];
                 streamConfigs?: components["schemas"]["Link"];
+                graph?: components["schemas"]["Link"];
                 edit?: components["schemas"]["Link"];
                 delete?: components["schemas"]["Link"];
             };
@@ -15223,6 +15842,125 @@ export interface operations {
                      *     }
                      */
                     "application/schema+json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    getStreamGraph: {
+        parameters: {
+            query?: {
+                /**
+                 * @description An environment reference (URI or uid); unknown, or one the caller cannot see, is 400 naming `environment`.
+                 * @example 2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e
+                 */
+                environment?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream's graph. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamGraph"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    getApplicationGraph: {
+        parameters: {
+            query?: {
+                /**
+                 * @description An environment reference (URI or uid); unknown, or one the caller cannot see, is 400 naming `environment`.
+                 * @example 2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e
+                 */
+                environment?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The application's graph. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationGraph"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    getEnvironmentGraph: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the environment's graph. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["EnvironmentGraph"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -70,7 +70,8 @@ export const applicationResource: Resource<'applications', 'findByName' | 'findB
       'open access grant': await openGrantCount(ctx.models.ApplicationAccessGrant, where, transaction),
     });
   },
-  links: (_row, ctx) => ({
+  links: (_row, ctx, self) => ({
+    graph: link(`${self}/graph`),
     createApplicationPrincipal: link(`${ctx.base}/application_principals`),
     createApplicationAccess: link(`${ctx.base}/application_access`),
   }),

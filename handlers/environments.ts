@@ -72,7 +72,7 @@ export const environmentResource: Resource<'environments', 'findByName' | 'findB
       'open access grant': await openGrantCount(ctx.models.ApplicationAccessGrant, where, transaction),
     });
   },
-  links: (_row, _ctx, self) => ({ synchronize: link(`${self}/synchronize`) }),
+  links: (_row, _ctx, self) => ({ synchronize: link(`${self}/synchronize`), graph: link(`${self}/graph`) }),
 };
 
 export const synchronizeEnvironment: Handler = async (ctx) => {

@@ -31,6 +31,7 @@ import * as applicationPrincipals from './application-principals';
 import * as applicationCredentials from './application-credentials';
 import * as applicationDeployments from './application-deployments';
 import * as providers from './providers';
+import * as graph from './graph';
 
 type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
 
@@ -58,6 +59,7 @@ const own = {
   ...handlersOf(auditHistory),
   ...handlersOf(applicationAccess),
   ...handlersOf(applicationAccessGrants),
+  ...handlersOf(graph),
   ...handlersOf(applicationPrincipals),
   ...handlersOf(applicationCredentials),
   ...handlersOf(applicationDeployments),

@@ -73,6 +73,6 @@ export const streamResource: Resource<'streams', 'findByName' | 'findByOwners'> 
     // Terminal grants and access rows go with the stream; open ones (imported without a config) must end first.
     return inUse(`Stream ${row.name}`, { 'open access grant': await openGrantCount(ctx.models.ApplicationAccessGrant, { streamUid: row.uid }, transaction) });
   },
-  links: (row, ctx) => ({ streamConfigs: link(`${ctx.base}/stream_configs/search/findByStream?stream=${row.uid}`) }),
+  links: (row, ctx, self) => ({ streamConfigs: link(`${ctx.base}/stream_configs/search/findByStream?stream=${row.uid}`), graph: link(`${self}/graph`) }),
 };
 

@@ -129,14 +129,20 @@ async function main(): Promise<string> {
 
   const LISTS = ['GET /api/streams?page=0&size=20&sort=name,asc', 'GET /api/stream_configs?page=0&size=20&sort=created_at,desc'];
   const FIND = 'GET /api/streams/search/findByName?name=… (50 names)';
+  const GRAPH = 'GET /api/environments/{uid}/graph?page=0&size=20';
+  const graphPath = (target: SizeTarget) => `/api/environments/${environmentOf.get(target)}/graph?page=0&size=20`;
   const benchTarget: SizeTarget = { size: SIZES[SIZES.length - 1], models, server: service, api, tenantUid: fixtures.tenantUid };
   const sibling = (kind: string, size: number) => siblingTarget({ url: databaseUrl, sequelize, dataDir }, kind, size, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD));
   // Every size at once, each in a database of its own (the largest is the bench's), measured in alternating rounds.
   const streamTargets: SizeTarget[] = [];
   for (const size of SIZES.slice(0, -1)) streamTargets.push(await sibling('streams', size));
   streamTargets.push(benchTarget);
+  // Each size's environment, whose graph is read a page at a time.
+  const environmentOf = new Map<SizeTarget, string>();
   for (const target of streamTargets) {
-    const seeding = await seedStreams(target.models, target === benchTarget ? fixtures.seed : (await createFixtures(target.api, target.models)).seed, target.size);
+    const made = target === benchTarget ? fixtures : await createFixtures(target.api, target.models);
+    environmentOf.set(target, made.environmentUid);
+    const seeding = await seedStreams(target.models, made.seed, target.size);
     if (seeding.rows) notes.push(`seeding ${seeding.rows} streams + ${seeding.rows} stream configs up to ${sizeLabel(target.size)}: ${seeding.seconds.toFixed(1)} s (${Math.round((2 * seeding.rows) / seeding.seconds)} rows/s)`);
   }
   const listPaths = (size: number) => {
@@ -146,7 +152,7 @@ async function main(): Promise<string> {
   for (const target of streamTargets) {
     const { lists, finds } = listPaths(target.size);
     const items = target === benchTarget ? (await uids(100, 'ASC')).map((u) => `/api/streams/${u}`) : [];
-    await warm(`the API at ${sizeLabel(target.size)} streams`, target.server, [...lists, ...finds, ...items], await target.api.headers());
+    await warm(`the API at ${sizeLabel(target.size)} streams`, target.server, [...lists, ...finds, ...items, graphPath(target)], await target.api.headers());
   }
   for (let round = 1; round <= SIZE_ROUNDS; round++) {
     for (const target of streamTargets) {
@@ -154,6 +160,7 @@ async function main(): Promise<string> {
       const { lists, finds } = listPaths(target.size);
       for (const [i, list] of LISTS.entries()) await readOn(target, list, sizeLabel(target.size), [lists[i]]);
       await readOn(target, FIND, sizeLabel(target.size), finds);
+      await readOn(target, GRAPH, sizeLabel(target.size), [graphPath(target)]);
     }
   }
   await stopTargets(streamTargets.filter((t) => t !== benchTarget));
@@ -250,7 +257,7 @@ async function main(): Promise<string> {
   await warm(`the API with WORKERS=${workers}`, service, items.map((u) => `/api/streams/${u}`), await api.headers());
   const parallel = await itemRounds(` WORKERS=${workers}`);
 
-  const growing = [{ scenarios: [...LISTS, FIND], limit: 1.3 }, { scenarios: AUDIT, limit: 1.5 }];
+  const growing = [{ scenarios: [...LISTS, FIND, GRAPH], limit: 1.3 }, { scenarios: AUDIT, limit: 1.5 }];
   setGrowthRatios(rows, growing.flatMap((g) => g.scenarios));
   const goals = goalsOf({ rows, item, growing, asyncapiAlone, cold: starts[1][1], starts: starts.map(([, c]) => c), rss });
   if (bare) notes.push(`WORKERS=${workers} GET item req/s ours÷bare (best run of each): ${Math.round(parallel.ours)} ÷ ${Math.round(parallel.bare)} = ${(parallel.ours / parallel.bare).toFixed(2)}`);

@@ -138,6 +138,25 @@ describe('a GET of one item reads the row with the caller', () => {
   });
 });
 
+describe('a page of an environment graph is one statement', () => {
+  // Issue 33: nodes, edges and the bounded count of a page in one statement, whatever the page's size; the caller's
+  // reads (the caller with the environment, and for a non-admin its groups and the environment's visibility) aside.
+  for (const who of ['tenant admin', 'stream owner'] as const) {
+    it(`as ${who}: one statement reads the page, and a page of 200 costs what a page of 1 does`, async () => {
+      const token = who === 'tenant admin' ? t.admin.token : w.streamOwner.token;
+      const path = (size: number) => `/environments/${w.auto.uid}/graph?size=${size}`;
+      const one = (await statementsOf(path(1), token)).sql.length;
+      const many = await statementsOf(path(200), token);
+      expect(many.body.nodes.streams.length).toBeGreaterThan(1);
+      expect(many.sql).toHaveLength(one);
+      const graph = many.sql.filter((s) => /application_access_grants/.test(s));
+      expect(graph).toHaveLength(1);
+      expect(graph[0]).toMatch(/COUNT\(\*\)/);
+      if (who === 'tenant admin') expect(many.sql).toHaveLength(2);
+    });
+  }
+});
+
 describe('a full page counts its total in its own order', () => {
   // The count walks the index the page walks: unordered, PostgreSQL counted a tenant owning most of a large table
   // by a sequential scan through a small ring of buffers (the size-dependent part of a page's time at 1M rows).
