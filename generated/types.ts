@@ -6420,7 +6420,14 @@ export interface components {
                 instance?: components["schemas"]["Instance"];
                 owners?: components["schemas"]["GroupSummary"];
                 viewers?: components["schemas"]["GroupSummary"][];
-                successor?: components["schemas"]["Environment"];
+                /** @description The successor environment: its fields and `_links.self`, as an environment's `_embedded` entries show it. */
+                successor?: {
+                    uid: string;
+                    shortName: string;
+                    _links: {
+                        self: components["schemas"]["Link"];
+                    };
+                };
             };
             /** @description `environment`, `instance`, `owners`, `viewers`, `successor`, `synchronize`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
             _links?: {

@@ -105,8 +105,9 @@ async function rehearse(ctx: RequestContext, p: Promotion): Promise<{ refusal: H
 }
 
 async function plan(ctx: RequestContext, p: Promotion): Promise<Plan> {
-  const { refusal, topicName } = await rehearse(ctx, p);
+  // Read before the rehearsal: its write sets the new values on the target's row object, though they are rolled back.
   const changes = promotionPlan(await valuesOf(ctx, p.source, true), p.target ? await valuesOf(ctx, p.target, true) : null);
+  const { refusal, topicName } = await rehearse(ctx, p);
   const sourceHref = selfHref(streamConfigResource, p.source, ctx);
   return {
     dryRun: true,
