@@ -121,7 +121,7 @@ async function plan(ctx: RequestContext, p: Promotion): Promise<Plan> {
       environment: link(selfHref(environmentResource, p.targetEnvironment, ctx)),
       ...(p.target ? { target: link(selfHref(streamConfigResource, p.target, ctx)) } : {}),
     },
-  } as Plan;
+  };
 }
 
 export const promoteStreamConfig: Handler = async (ctx) => {
