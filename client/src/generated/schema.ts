@@ -6420,14 +6420,7 @@ export interface components {
                 instance?: components["schemas"]["Instance"];
                 owners?: components["schemas"]["GroupSummary"];
                 viewers?: components["schemas"]["GroupSummary"][];
-                /** @description The successor environment: its fields and `_links.self`, as an environment's `_embedded` entries show it. */
-                successor?: {
-                    uid: string;
-                    shortName: string;
-                    _links: {
-                        self: components["schemas"]["Link"];
-                    };
-                };
+                successor?: components["schemas"]["EnvironmentSummary"];
             };
             /** @description `environment`, `instance`, `owners`, `viewers`, `successor`, `synchronize`, and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
             _links?: {
@@ -6441,6 +6434,27 @@ export interface components {
                 edit?: components["schemas"]["Link"];
                 delete?: components["schemas"]["Link"];
             };
+        };
+        /**
+         * @description An environment as another resource embeds it (an environment its `successor`): its fields and `_links.self`.
+         * @example {
+         *       "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *       "name": "Acceptance",
+         *       "shortName": "acc",
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "admin@demo.local",
+         *       "modified_by": "admin@demo.local",
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
+         *         }
+         *       }
+         *     }
+         */
+        EnvironmentSummary: components["schemas"]["Common"] & {
+            name: string;
+            shortName: string;
         };
         EnvironmentCollection: {
             _embedded: {
