@@ -3737,8 +3737,9 @@ export interface paths {
          *
          *     `dryRun: true` writes nothing, not even audit, and answers 200 with the plan: each promoted field `from → to`,
          *     the fields already equal, what is not promoted, and `refusals`, the error a real run would answer now (the
-         *     write is made and rolled back, so the plan meets exactly the rules above). Two promotions racing to create the
-         *     same config: one wins, the other answers 409.
+         *     write is made and rolled back, so the plan meets exactly the rules above). Promotions racing to one
+         *     environment: one writes; each other one answers 409 when it collided, or 200 when it came after and found
+         *     nothing left to change.
          */
         post: operations["promoteStreamConfig"];
         delete?: never;

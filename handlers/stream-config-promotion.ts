@@ -139,8 +139,8 @@ export const promoteStreamConfig: Handler = async (ctx) => {
       return { result: saved, audit: promotedFrom(audit, p) };
     });
   } catch (err) {
-    // A collision of two promotions creating the same config: the other one won (a re-run would update its result).
-    if (!target && isDeadlock(err)) throw new ConflictError(`A concurrent request configured stream ${source.streamUid} in ${targetEnvironment.shortName}`);
+    // Two promotions to one environment collided: the other one won. A re-run would write over its result.
+    if (isDeadlock(err)) throw new ConflictError(`A concurrent request configured stream ${source.streamUid} in ${targetEnvironment.shortName}`);
     throw err;
   }
   const body = await renderOne(streamConfigResource, row, ctx);

@@ -227,14 +227,33 @@ describe('promotion: refusals', () => {
     expectError(await call(app, 'POST', '/stream_configs/ffffffffffffffffffffffffffffffff/promote', { token: owner.token, body: { environment: acc.uid } }), 404);
   });
 
-  it('two promotions creating the same config: one wins, the other 409', async () => {
+  /**
+   * Racing promotions of one config to one environment: whichever way they interleave, one of them writes (one row,
+   * one entry with promotedFrom); each other one collided (409) or came after the winner and found nothing to change.
+   */
+  const RACERS = 6;
+  async function race(source: any, s: any, first: 201 | 200) {
+    const answers = await Promise.all(Array.from({ length: RACERS }, () => promote(source, { environment: prod.uid })));
+    const statuses = answers.map((a) => a.status);
+    if (first === 201) expect(statuses.filter((x) => x === 201)).toHaveLength(1);
+    else expect(statuses).toContain(200);
+    expect(statuses.every((x) => x === first || x === 200 || x === 409), statuses.join()).toBe(true);
+    for (const lost of answers.filter((a) => a.status === 409)) expectError(lost, 409);
+    expect(await app.models.StreamConfig.count({ where: { streamUid: s.uid, environmentUid: prod.uid } })).toBe(1);
+    expect((await auditOf(app, s.uid)).filter((e) => e.details.promotedFrom)).toHaveLength(1);
+  }
+
+  it('promotions racing to create the same config: one creates, the others 409 or change nothing', async () => {
     const s = await stream();
-    const source = await configure(s, dev);
-    const answers = await Promise.all([promote(source, { environment: prod.uid }), promote(source, { environment: prod.uid })]);
-    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
-    expectError(answers.find((a) => a.status === 409)!, 409);
-    const configs = await app.models.StreamConfig.count({ where: { streamUid: s.uid, environmentUid: prod.uid } });
-    expect(configs).toBe(1);
+    await race(await configure(s, dev), s, 201);
+  });
+
+  it('promotions racing to update the same config: one writes, the others 409 or change nothing', async () => {
+    const s = await stream();
+    const source = await configure(s, dev, { retentionTime: 5400000 });
+    await configure(s, prod);
+    await race(source, s, 200);
+    expect((await call(app, 'GET', `/stream_configs/search/findByStreamAndEnvironment?stream=${s.uid}&environment=${prod.uid}`, { token: owner.token })).body._embedded.stream_configs[0].retentionTime).toBe(5400000);
   });
 });
 
