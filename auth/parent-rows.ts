@@ -7,8 +7,8 @@ import type { RequestContext } from '../core/context';
 import type { Row } from '../models/define';
 import { memo, remember } from '../core/request-memo';
 
-export type ParentModel = 'Application' | 'Stream' | 'Schema';
-const PARENTS = new Set<string>(['Application', 'Stream', 'Schema']);
+export type ParentModel = 'Application' | 'Stream' | 'Schema' | 'Environment';
+const PARENTS = new Set<string>(['Application', 'Stream', 'Schema', 'Environment']);
 
 /** The row of `model` with `uid` in the caller's tenant, or null. */
 export function parentRow(ctx: RequestContext, model: ParentModel, uid: string | null | undefined): Promise<Row | null> {

@@ -1100,6 +1100,11 @@ export const operations = {
     "path": "/stream_configs/{id}/asyncapi",
     "tag": "Stream configs"
   },
+  "promoteStreamConfig": {
+    "method": "post",
+    "path": "/stream_configs/{id}/promote",
+    "tag": "Stream configs"
+  },
   "getStreamConfigAssociation": {
     "method": "get",
     "path": "/stream_configs/{id}/{rel}",

@@ -2074,10 +2074,10 @@ export interface paths {
                  */
                 id: components["parameters"]["id"];
                 /**
-                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups), `viewers` (to-many, groups) or `successor` (to-one, environments; a cycle → 422).
                  * @example viewers
                  */
-                rel: "instance" | "owners" | "viewers";
+                rel: "instance" | "owners" | "viewers" | "successor";
             };
             cookie?: never;
         };
@@ -2123,10 +2123,10 @@ export interface paths {
                  */
                 id: components["parameters"]["id"];
                 /**
-                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups), `viewers` (to-many, groups) or `successor` (to-one, environments; a cycle → 422).
                  * @example viewers
                  */
-                rel: "instance" | "owners" | "viewers";
+                rel: "instance" | "owners" | "viewers" | "successor";
                 /**
                  * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
                  *     accepted). A value of another form is linked to nothing: 404.
@@ -3800,6 +3800,52 @@ export interface paths {
         get: operations["getStreamConfigAsyncApi"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stream_configs/{id}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Promote a stream config to another environment
+         * @description Writes this stream config's values to its stream's config in the target `environment` (absent or `null`: the
+         *     source environment's `successor`; 400 naming `environment` when it has none, or when the target is unknown or
+         *     invisible; 422 when it is the source's own environment). With no config there yet it is created (201) with the
+         *     source's `partitions`, `retentionTime`, allow-listed `properties` and pinned `keySchemaVersion` and
+         *     `valueSchemaVersion`; an existing one is updated (200) with all of them but `partitions`, which are immutable:
+         *     `retentionTime`, `properties` (replaced whole) and the pins (a version the source does not pin is unpinned).
+         *
+         *     The write is the one of a direct `POST /stream_configs` or `PUT /stream_configs/{id}`, with every rule of
+         *     those: the caller must be one of the stream's editors (403), the target instance's `topicNamePattern` names a
+         *     new topic (422 when Kafka would refuse the name), a replaced pinned version must be backward compatible with
+         *     the old one (422 with one `errors[]` entry per reason, as the direct update answers) unless `force: true`.
+         *     Audited as TOPIC_CONFIGURED (Topic) with `promotedFrom: {streamConfig, environment}` (the source's uid and
+         *     environment short name) in `details`; an update that changes nothing writes no entry.
+         *
+         *     `dryRun: true` writes nothing, not even audit, and answers 200 with the plan: each promoted field `from → to`,
+         *     the fields already equal, what is not promoted, and `refusals`, the error a real run would answer now (the
+         *     write is made and rolled back, so the plan meets exactly the rules above). Promotions racing to one
+         *     environment: one writes; each other one answers 409 when it collided, or 200 when it came after and found
+         *     nothing left to change.
+         */
+        post: operations["promoteStreamConfig"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6381,6 +6427,8 @@ export interface components {
             instance?: components["schemas"]["Reference"];
             owners?: components["schemas"]["Reference"];
             viewers?: components["schemas"]["ReferenceList"];
+            /** @description The next environment of a promotion chain (dev → acc → prod): where `POST /stream_configs/{id}/promote` goes when it names no environment. A successor that would lead back to this environment answers 422 naming `successor`; deleting the successor leaves this environment without one. */
+            successor?: components["schemas"]["NullableReference"];
             properties?: components["schemas"]["StringMap"];
             /**
              * @description `"true"`/`"false"` flags such as `enforceDataMasking`; PATCH merges key by key and `null` removes a key.
@@ -6442,6 +6490,9 @@ export interface components {
          *         "viewers": {
          *           "href": "https://portal.example.com/api/environments/5e6f7a1b2c3d4e5f40718293a4b5c6d7/viewers"
          *         },
+         *         "successor": {
+         *           "href": "https://portal.example.com/api/environments/5e6f7a1b2c3d4e5f40718293a4b5c6d7/successor"
+         *         },
          *         "synchronize": {
          *           "href": "https://portal.example.com/api/environments/5e6f7a1b2c3d4e5f40718293a4b5c6d7/synchronize"
          *         }
@@ -6475,19 +6526,42 @@ export interface components {
                 instance?: components["schemas"]["Instance"];
                 owners?: components["schemas"]["GroupSummary"];
                 viewers?: components["schemas"]["GroupSummary"][];
+                successor?: components["schemas"]["EnvironmentSummary"];
             };
-            /** @description `environment`, `instance`, `owners`, `viewers`, `synchronize`, `graph` (its streams and applications as nodes and edges), and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            /** @description `environment`, `instance`, `owners`, `viewers`, `successor`, `synchronize`, `graph` (its streams and applications as nodes and edges), and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
             _links?: {
                 self: components["schemas"]["Link"];
                 environment?: components["schemas"]["Link"];
                 instance?: components["schemas"]["Link"];
                 owners?: components["schemas"]["Link"];
                 viewers?: components["schemas"]["Link"];
+                successor?: components["schemas"]["Link"];
                 synchronize?: components["schemas"]["Link"];
                 graph?: components["schemas"]["Link"];
                 edit?: components["schemas"]["Link"];
                 delete?: components["schemas"]["Link"];
             };
+        };
+        /**
+         * @description An environment as another resource embeds it (an environment its `successor`): its fields and `_links.self`.
+         * @example {
+         *       "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *       "name": "Acceptance",
+         *       "shortName": "acc",
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "admin@demo.local",
+         *       "modified_by": "admin@demo.local",
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
+         *         }
+         *       }
+         *     }
+         */
+        EnvironmentSummary: components["schemas"]["Common"] & {
+            name: string;
+            shortName: string;
         };
         EnvironmentCollection: {
             _embedded: {
@@ -8473,7 +8547,7 @@ export interface components {
                 keySchemaVersion?: components["schemas"]["SchemaVersion"];
                 valueSchemaVersion?: components["schemas"]["SchemaVersion"];
             };
-            /** @description `streamConfig`, one link per association (`stream`, `environment`, `keySchemaVersion`, `valueSchemaVersion`), `asyncapi`, `permissions` (templated), and `edit` and `delete` where the caller may, on the item; `self` only where embedded. */
+            /** @description `streamConfig`, one link per association (`stream`, `environment`, `keySchemaVersion`, `valueSchemaVersion`), `asyncapi`, `permissions` (templated), `edit` and `delete` where the caller may, and `promote` where the environment declares a `successor` the caller may deploy the stream to, on the item; `self` only where embedded. */
             _links?: {
                 self: components["schemas"]["Link"];
                 streamConfig?: components["schemas"]["Link"];
@@ -8483,6 +8557,7 @@ export interface components {
                 valueSchemaVersion?: components["schemas"]["Link"];
                 asyncapi?: components["schemas"]["Link"];
                 permissions?: components["schemas"]["Link"];
+                promote?: components["schemas"]["Link"];
                 edit?: components["schemas"]["Link"];
                 delete?: components["schemas"]["Link"];
             };
@@ -8569,6 +8644,158 @@ export interface components {
             type: "browse";
             users?: components["schemas"]["ReferenceList"];
             groups?: components["schemas"]["ReferenceList"];
+        };
+        /**
+         * @description What `POST /stream_configs/{id}/promote` is asked to do.
+         * @example {
+         *       "environment": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
+         *       "dryRun": true
+         *     }
+         */
+        StreamConfigPromotion: {
+            /** @description The target environment (a reference; unknown or invisible → 400). Absent or `null`: the source environment's `successor` (400 naming `environment` when it has none). The source's own environment → 422. */
+            environment?: components["schemas"]["NullableReference"];
+            /**
+             * @description Answer the plan (what would change, and the refusals a real run would meet) and write nothing, not even audit.
+             * @example false
+             */
+            dryRun?: boolean | null;
+            /**
+             * @description Replace a pinned version in the target even when the new one is not backward compatible (as `force` of a direct update).
+             * @example false
+             */
+            force?: boolean | null;
+        };
+        /** @description One field `from → to`: `from` the target's value (null on create), `to` the value it takes. A pinned version is `{uid, version}` or null. */
+        PromotionFieldChange: {
+            /** @example retentionTime */
+            field: string;
+            /**
+             * @description Any JSON value, null included.
+             * @example 604800000
+             */
+            from: unknown;
+            /**
+             * @description Any JSON value, null included.
+             * @example 86400000
+             */
+            to: unknown;
+        };
+        /**
+         * @description The answer of a dry run.
+         * @example {
+         *       "dryRun": true,
+         *       "action": "update",
+         *       "source": {
+         *         "streamConfig": "9a8b7c6d5e4f40318293a4b5c6d7e8f9",
+         *         "environment": "dev",
+         *         "topicName": "demo-prod-dev-payments"
+         *       },
+         *       "target": {
+         *         "streamConfig": "1b2c3d4e5f6a47b8c9d0e1f2a3b4c5d6",
+         *         "environment": "acc",
+         *         "topicName": "demo-prod-acc-payments"
+         *       },
+         *       "changes": [
+         *         {
+         *           "field": "retentionTime",
+         *           "from": 604800000,
+         *           "to": 86400000
+         *         },
+         *         {
+         *           "field": "valueSchemaVersion",
+         *           "from": {
+         *             "uid": "3c4d5e6f7a8b49c0d1e2f3a4b5c6d7e8",
+         *             "version": "2"
+         *           },
+         *           "to": {
+         *             "uid": "4d5e6f7a8b9c40d1e2f3a4b5c6d7e8f9",
+         *             "version": "3"
+         *           }
+         *         }
+         *       ],
+         *       "unchanged": [
+         *         "properties",
+         *         "keySchemaVersion"
+         *       ],
+         *       "notPromoted": [
+         *         {
+         *           "field": "partitions",
+         *           "from": 3,
+         *           "to": 6,
+         *           "reason": "partitions are immutable: an existing stream config keeps its own"
+         *         }
+         *       ],
+         *       "refusals": [
+         *         {
+         *           "code": 422,
+         *           "status": "UNPROCESSABLE_ENTITY",
+         *           "message": "Schema version 3 is not backward compatible with 2; retry with force=true",
+         *           "errors": [
+         *             "Schema version 3 is not backward compatible with 2; retry with force=true",
+         *             "field amount (double) has no default"
+         *           ],
+         *           "subErrors": null
+         *         }
+         *       ],
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/stream_configs/9a8b7c6d5e4f40318293a4b5c6d7e8f9/promote"
+         *         },
+         *         "source": {
+         *           "href": "https://portal.example.com/api/stream_configs/9a8b7c6d5e4f40318293a4b5c6d7e8f9"
+         *         },
+         *         "environment": {
+         *           "href": "https://portal.example.com/api/environments/2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e"
+         *         },
+         *         "target": {
+         *           "href": "https://portal.example.com/api/stream_configs/1b2c3d4e5f6a47b8c9d0e1f2a3b4c5d6"
+         *         }
+         *       }
+         *     }
+         */
+        PromotionPlan: {
+            /** @enum {boolean} */
+            dryRun: true;
+            /**
+             * @description `create` when the stream has no config in the target environment yet, else `update`.
+             * @enum {string}
+             */
+            action: "create" | "update";
+            source: {
+                /** @description The source stream config's uid. */
+                streamConfig: string;
+                /** @description Its environment's short name. */
+                environment: string;
+                topicName: string;
+            };
+            target: {
+                /** @description The existing target stream config's uid; null on create. */
+                streamConfig: string | null;
+                /** @description The target environment's short name. */
+                environment: string;
+                /** @description The target's topic name (on create: the one the target instance's pattern gives); null when a refusal stops a create before it. */
+                topicName: string | null;
+            };
+            /** @description The promoted fields the target takes another value of: `partitions` (create only), `retentionTime`, `properties` (the allow-listed ones, replaced whole), `keySchemaVersion`, `valueSchemaVersion`. */
+            changes: components["schemas"]["PromotionFieldChange"][];
+            /** @description The promoted fields whose value the target has already. */
+            unchanged: ("partitions" | "retentionTime" | "properties" | "keySchemaVersion" | "valueSchemaVersion")[];
+            /** @description What the source has and the target does not take: `partitions` of an existing target (immutable), a property outside the allow-list (`properties.<key>`). */
+            notPromoted: (components["schemas"]["PromotionFieldChange"] & {
+                reason: string;
+            })[];
+            /** @description What a real run would answer instead of 200/201 (empty when it would succeed): the error body of that status, with `code` the HTTP status — 403 not allowed to deploy the stream there, 409 a concurrent change, 422 an incompatible pinned version (one `errors[]` entry per reason; `force` skips it) or a topic name Kafka refuses, 400 invalid values. */
+            refusals: (components["schemas"]["ApiError"] & {
+                /** @example 422 */
+                code: number;
+            })[];
+            _links: {
+                self: components["schemas"]["Link"];
+                source: components["schemas"]["Link"];
+                environment: components["schemas"]["Link"];
+                target?: components["schemas"]["Link"];
+            };
         };
         /**
          * @description The format of a stream's keys or values. Input is matched ignoring case, spaces, `_` and `-` (`json-schema` is JSON_SCHEMA); replies spell it as listed.
@@ -15161,10 +15388,10 @@ export interface operations {
                  */
                 id: components["parameters"]["id"];
                 /**
-                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups), `viewers` (to-many, groups) or `successor` (to-one, environments; a cycle → 422).
                  * @example viewers
                  */
-                rel: "instance" | "owners" | "viewers";
+                rel: "instance" | "owners" | "viewers" | "successor";
             };
             cookie?: never;
         };
@@ -15214,10 +15441,10 @@ export interface operations {
                  */
                 id: components["parameters"]["id"];
                 /**
-                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups), `viewers` (to-many, groups) or `successor` (to-one, environments; a cycle → 422).
                  * @example viewers
                  */
-                rel: "instance" | "owners" | "viewers";
+                rel: "instance" | "owners" | "viewers" | "successor";
             };
             cookie?: never;
         };
@@ -15287,10 +15514,10 @@ export interface operations {
                  */
                 id: components["parameters"]["id"];
                 /**
-                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups), `viewers` (to-many, groups) or `successor` (to-one, environments; a cycle → 422).
                  * @example viewers
                  */
-                rel: "instance" | "owners" | "viewers";
+                rel: "instance" | "owners" | "viewers" | "successor";
             };
             cookie?: never;
         };
@@ -15352,10 +15579,10 @@ export interface operations {
                  */
                 id: components["parameters"]["id"];
                 /**
-                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups), `viewers` (to-many, groups) or `successor` (to-one, environments; a cycle → 422).
                  * @example viewers
                  */
-                rel: "instance" | "owners" | "viewers";
+                rel: "instance" | "owners" | "viewers" | "successor";
             };
             cookie?: never;
         };
@@ -15400,10 +15627,10 @@ export interface operations {
                  */
                 id: components["parameters"]["id"];
                 /**
-                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups), `viewers` (to-many, groups) or `successor` (to-one, environments; a cycle → 422).
                  * @example viewers
                  */
-                rel: "instance" | "owners" | "viewers";
+                rel: "instance" | "owners" | "viewers" | "successor";
             };
             cookie?: never;
         };
@@ -15459,10 +15686,10 @@ export interface operations {
                  */
                 id: components["parameters"]["id"];
                 /**
-                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups), `viewers` (to-many, groups) or `successor` (to-one, environments; a cycle → 422).
                  * @example viewers
                  */
-                rel: "instance" | "owners" | "viewers";
+                rel: "instance" | "owners" | "viewers" | "successor";
                 /**
                  * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
                  *     accepted). A value of another form is linked to nothing: 404.
@@ -15517,10 +15744,10 @@ export interface operations {
                  */
                 id: components["parameters"]["id"];
                 /**
-                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups) or `viewers` (to-many, groups).
+                 * @description The association: `instance` (to-one, required, immutable), `owners` (to-one, required, groups), `viewers` (to-many, groups) or `successor` (to-one, environments; a cycle → 422).
                  * @example viewers
                  */
-                rel: "instance" | "owners" | "viewers";
+                rel: "instance" | "owners" | "viewers" | "successor";
                 /**
                  * @description The uid of one linked resource, in the form of `id` (32 hexadecimal digits; capital letters and hyphens
                  *     accepted). A value of another form is linked to nothing: 404.
@@ -19995,6 +20222,72 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    promoteStreamConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreamConfigPromotion"];
+            };
+        };
+        responses: {
+            /** @description The updated stream config in the target environment, or with `dryRun` the plan. */
+            200: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamConfig"] | components["schemas"]["PromotionPlan"];
+                };
+            };
+            /** @description The stream config created in the target environment; `Location` names it. */
+            201: {
+                headers: {
+                    /** @description The new stream config */
+                    Location?: string;
+                    /** @description Version of the stream config */
+                    ETag?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamConfig"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     getStreamConfigAssociation: {

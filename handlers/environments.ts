@@ -1,8 +1,10 @@
+import type { Transaction } from 'sequelize';
 import { canSynchronize, environmentPolicy, mayAssignOwners } from '../auth/policies/environment';
 import type { RequestContext } from '../core/context';
 import { checkOwnersChange } from './_lib/owners';
 import { checkIfMatch } from './_lib/etag';
-import { BadRequestError, ForbiddenError } from '../core/errors';
+import { BadRequestError, ForbiddenError, HttpError } from '../core/errors';
+import { successorCycle } from '../core/rules/promotion-plan';
 import { link } from '../core/hal';
 import { mutate } from './_lib/mutation';
 import { noContent, type Handler } from './_lib/reply';
@@ -14,12 +16,24 @@ import { openGrantCount } from '../models/application-access';
 import { deploymentCount } from '../models/application-deployment';
 import { inUse } from '../models/blockers';
 import { configsWhere } from '../models/stream-config';
+import { environmentChains } from '../models/environment';
 import { groupResource } from './groups';
 import { instanceResource } from './instances';
 
 const key = (v: unknown) => String(v).toLowerCase();
 
-async function check(ctx: RequestContext, values: Record<string, any>, row?: Row) {
+/** 422 naming `successor` when the environment would come back to itself along its successors' chain. */
+async function checkSuccessor(ctx: RequestContext, values: Record<string, any>, row: Row | undefined, transaction?: Transaction) {
+  // A new environment is nobody's successor yet: no chain can come back to it.
+  if (!row || !values.successorUid || values.successorUid === row.successorUid) return;
+  const chains = await environmentChains(ctx.models, ctx.principal.tenant.uid, transaction);
+  const cycle = successorCycle(row.uid, values.successorUid, (uid) => chains.get(uid)?.successorUid);
+  if (!cycle) return;
+  const message = `successor: the chain ${cycle.map((uid) => chains.get(uid)?.shortName ?? uid).join(' → ')} would be a cycle`;
+  throw new HttpError(422, message, [message], [{ field: 'successor', message: 'would make the chain of successors a cycle', rejectedValue: values.successorUid }]);
+}
+
+async function check(ctx: RequestContext, values: Record<string, any>, row?: Row, transaction?: Transaction) {
   const visibility = values.visibility ?? row?.visibility;
   const issuer = values.authorizationIssuer ?? row?.authorizationIssuer;
   if (visibility === 'Private' && issuer !== 'Auto') {
@@ -27,6 +41,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
     throw new BadRequestError([`authorizationIssuer: ${message}`], [{ field: 'authorizationIssuer', message, rejectedValue: issuer }]);
   }
   await checkOwnersChange(ctx, values, row, mayAssignOwners, 'ENVIRONMENT_ADMIN');
+  await checkSuccessor(ctx, values, row, transaction);
 }
 
 const mapOut = (v: unknown) => v ?? {};
@@ -54,6 +69,8 @@ export const environmentResource: Resource<'environments', 'findByName' | 'findB
     { rel: 'instance', target: () => instanceResource, many: false, attribute: 'instanceUid', required: true, immutable: true },
     { rel: 'owners', target: () => groupResource, many: false, attribute: 'ownersUid', required: true },
     { rel: 'viewers', target: () => groupResource, many: true, join: 'EnvironmentViewer' },
+    // Where `POST /stream_configs/{id}/promote` goes by default (handlers/stream-config-promotion.ts).
+    { rel: 'successor', target: () => environmentResource, many: false, attribute: 'successorUid' },
   ],
   searches: [
     { name: 'findByName', params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: key(a.name) }) },

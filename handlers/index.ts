@@ -21,6 +21,7 @@ import * as schemas from './schemas';
 import * as streamConfigs from './stream-configs';
 import * as streamConfigPermissions from './stream-config-permissions';
 import * as streamConfigAsyncApi from './stream-config-asyncapi';
+import * as streamConfigPromotion from './stream-config-promotion';
 import * as schemaVersions from './schema-versions';
 import * as tenants from './tenants';
 import * as authorization from './authorization';
@@ -53,6 +54,7 @@ const own = {
   ...handlersOf(streamConfigs),
   ...handlersOf(streamConfigPermissions),
   ...handlersOf(streamConfigAsyncApi),
+  ...handlersOf(streamConfigPromotion),
   ...handlersOf(schemaVersions),
   ...handlersOf(tenants),
   ...handlersOf(authorization),

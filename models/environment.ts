@@ -1,5 +1,5 @@
-import { DataTypes, type Sequelize } from 'sequelize';
-import { defineModel, jsonText, keyOf } from './define';
+import { DataTypes, type Sequelize, type Transaction } from 'sequelize';
+import { defineModel, jsonText, keyOf, type RowModel } from './define';
 
 export function defineEnvironment(sequelize: Sequelize) {
   return defineModel(sequelize, 'Environment', 'environments', {
@@ -15,7 +15,14 @@ export function defineEnvironment(sequelize: Sequelize) {
     visibility: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'Public' },
     instanceUid: { type: DataTypes.CHAR(32), allowNull: false },
     ownersUid: { type: DataTypes.CHAR(32), allowNull: false },
+    successorUid: { type: DataTypes.CHAR(32), allowNull: true },
     properties: jsonText('properties', {}),
     settings: jsonText('settings', {}),
   });
+}
+
+/** Every environment of a tenant with its successor and short name: the chains the successor rule walks. */
+export async function environmentChains(models: { Environment: RowModel }, tenantUid: string, transaction?: Transaction) {
+  const rows = await models.Environment.findAll({ where: { tenantUid }, attributes: ['uid', 'shortName', 'successorUid'], transaction });
+  return new Map(rows.map((r) => [r.uid as string, { shortName: r.shortName as string, successorUid: (r.successorUid as string | null) ?? null }]));
 }

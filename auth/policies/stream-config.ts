@@ -11,7 +11,9 @@ import type { Row, RowModel } from '../../models/define';
 import type { JoinModel } from '../../models/join';
 import { parentRow } from '../parent-rows';
 import { groupsOf, hasRole } from '../permissions';
-import { ENVIRONMENT_ADMIN } from './environment';
+import { ENVIRONMENT_ADMIN, environmentPolicy } from './environment';
+import { link } from '../../core/hal';
+import { memo } from '../../core/request-memo';
 import { canEditStream, STREAM_ADMIN } from './stream';
 
 /**
@@ -41,6 +43,23 @@ async function canEdit(ctx: RequestContext, row: Row): Promise<boolean> {
   return !!stream && canEditStream(ctx, stream);
 }
 
+/** Whether the caller sees (so may deploy to, being the stream's editor) the environment: one query per environment and request. */
+function usableEnvironment(ctx: RequestContext, uid: string): Promise<boolean> {
+  return memo(ctx, `usable:Environment:${uid}`, async () => {
+    const visible = await environmentPolicy.visible?.(ctx);
+    const where = { uid, tenantUid: ctx.principal.tenant.uid };
+    return (await ctx.models.Environment.count({ where: visible ? { [Op.and]: [where, visible] } : where, transaction: ctx.transaction })) > 0;
+  });
+}
+
+/** `promote` where the config's environment declares a successor the caller may deploy the stream to (docs/contract.md §5.8). */
+async function actionLinks(ctx: RequestContext, row: Row, self: string): Promise<Record<string, unknown>> {
+  const environment = await parentRow(ctx, 'Environment', row.environmentUid);
+  const successor = environment?.successorUid as string | null | undefined;
+  if (!successor || !(await canEdit(ctx, row)) || !(await usableEnvironment(ctx, successor))) return {};
+  return { promote: link(`${self}/promote`) };
+}
+
 export const streamConfigPolicy: Policy = {
   // Who could edit some stream: STREAM_AUTHOR/ADMIN, tenant admins, and members of any group (a group may own
   // streams). Whether the caller edits the stream named in the body is checked on the stream itself (403).
@@ -50,4 +69,5 @@ export const streamConfigPolicy: Policy = {
   canDelete: canEdit,
   visible,
   actions: { STREAM_CONFIG_BROWSE_PERMISSION: canEdit },
+  actionLinks,
 };

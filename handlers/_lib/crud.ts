@@ -88,6 +88,23 @@ export async function createWithin(resource: Resource, ctx: RequestContext, tran
 }
 
 /**
+ * One update of `row` from `ctx.body`, as PUT (`replace`) or PATCH (`patch`) makes it, inside the caller's
+ * transaction: the row and its audit entries (none when nothing changed; the first one is the UPDATED entry of the
+ * row itself). The caller checks the right to edit and the precondition.
+ */
+export async function updateWithin(resource: Resource, ctx: RequestContext, mode: Exclude<Mode, 'create'>, row: Row, transaction: Transaction): Promise<{ row: Row; audit: AuditEntry[] }> {
+  const before = await snapshot(resource, row, ctx, transaction);
+  const next = await store(resource, ctx, mode, row, transaction);
+  const after = await snapshot(resource, next, ctx, transaction);
+  const changes: Record<string, unknown> = { ...diff(before, after), ...writeOnlyChanges(resource, ctx) };
+  const audit = Object.keys(changes).length === 0 ? [] : [
+    ...(await updateEntries(resource, next, ctx, changes, transaction)),
+    ...(resource.extraAudit ? resource.extraAudit({ ctx, row: next, transaction, before, after }) : []),
+  ];
+  return { row: next, audit };
+}
+
+/**
  * The associations a GET of one item renders whose targets can be read with the caller (store.loadRelated), per
  * set of models (each holds its own model classes: a process may run more than one, as the tests do).
  */
@@ -142,17 +159,10 @@ export function resourceHandlers(resource: Resource) {
     return row;
   };
 
-  const update = (mode: Mode): Handler => withPrecheck(async (ctx) => {
+  const update = (mode: Exclude<Mode, 'create'>): Handler => withPrecheck(async (ctx) => {
     const row = await editable(ctx);
     const saved = await mutate(ctx, async (transaction) => {
-      const before = await snapshot(resource, row, ctx, transaction);
-      const next = await store(resource, ctx, mode, row, transaction);
-      const after = await snapshot(resource, next, ctx, transaction);
-      const changes: Record<string, unknown> = { ...diff(before, after), ...writeOnlyChanges(resource, ctx) };
-      const audit = Object.keys(changes).length === 0 ? [] : [
-        ...(await updateEntries(resource, next, ctx, changes, transaction)),
-        ...(resource.extraAudit ? resource.extraAudit({ ctx, row: next, transaction, before, after }) : []),
-      ];
+      const { row: next, audit } = await updateWithin(resource, ctx, mode, row, transaction);
       return { result: next, audit };
     });
     return hal(await renderOne(resource, saved, ctx), 200, validatorHeaders(saved));

@@ -201,6 +201,7 @@ describe('audit completeness: every mutating operation writes the entries of doc
     await step('replaceEnvironment', 'PUT', `/environments/${environment}`, { body: { name: 'walk-env', shortName: 'walkenv', instance, owners: group, description: 'put' } }, () => [e('UPDATED', 'Environment', environment)]);
     await step('patchEnvironment', 'PATCH', `/environments/${environment}`, { body: { description: 'patched' } }, () => [e('UPDATED', 'Environment', environment)]);
     put('environments', (await createdByActor('/environments', { name: 'walk-env-2', shortName: 'walkenv2', instance, owners: group })).uid);
+    const promotedTo = put('environments', (await createdByActor('/environments', { name: 'walk-env-3', shortName: 'walkenv3', instance, owners: group })).uid);
     await step('synchronizeEnvironment', 'POST', `/environments/${environment}/synchronize`, {}, () => [e('SYNCHRONIZED', 'Environment', environment)]);
 
     // --- reference data: filed under the tenant ---------------------------------------------------------------
@@ -251,6 +252,8 @@ describe('audit completeness: every mutating operation writes the entries of doc
       () => [e('TOPIC_CONFIGURED', 'Topic', stream)])).body.uid as string;
     await step('replaceStreamConfig', 'PUT', `/stream_configs/${config}`, { body: { stream, environment, retentionTime: 3600000, keySchemaVersion: keyV1.id, valueSchemaVersion: valueV1.id } }, () => [e('TOPIC_CONFIGURED', 'Topic', stream)]);
     await step('patchStreamConfig', 'PATCH', `/stream_configs/${config}`, { body: { retentionTime: 7200000 } }, () => [e('TOPIC_CONFIGURED', 'Topic', stream)]);
+    await step('promoteStreamConfig', 'POST', `/stream_configs/${config}/promote`, { body: { environment: promotedTo, dryRun: true } }, () => []);
+    await step('promoteStreamConfig', 'POST', `/stream_configs/${config}/promote`, { body: { environment: promotedTo } }, () => [e('TOPIC_CONFIGURED', 'Topic', stream)]);
     const browse = { type: 'browse', users: [user], groups: [] };
     await step('addStreamConfigPermissions', 'POST', `/stream_configs/${config}/permissions`, { body: browse }, () => [e('BROWSE_PERMISSION_GRANTED', 'Topic', stream)]);
     await step('deleteStreamConfigPermissions', 'DELETE', `/stream_configs/${config}/permissions`, { body: browse }, () => [e('BROWSE_PERMISSION_REVOKED', 'Topic', stream)]);
@@ -425,7 +428,7 @@ async function walkAssociations(collection: string, id: string) {
     };
     const fresh = async () => {
       const now = await linked();
-      const candidates = (pool[target] ?? []).filter((uid) => !now.includes(uid) && fits(collection, assoc.rel, uid));
+      const candidates = (pool[target] ?? []).filter((uid) => !now.includes(uid) && fits(collection, assoc.rel, uid) && !(assoc.rel === 'successor' && uid === id));
       if (candidates.length === 0) throw new Error(`no fixture of ${target} to link as ${collection}.${assoc.rel}`);
       return candidates[0];
     };
