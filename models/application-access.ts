@@ -24,6 +24,7 @@ export function defineApplicationAccessGrant(sequelize: Sequelize) {
     requestedAt: { type: DataTypes.DATE(3), allowNull: false },
     processedAt: { type: DataTypes.DATE(3), allowNull: true },
     openKey: { type: DataTypes.STRING(140), allowNull: true },
+    expiresAt: { type: DataTypes.DATE(3), allowNull: true },
   });
 }
 

@@ -17,5 +17,7 @@ export function defineEnvironment(sequelize: Sequelize) {
     ownersUid: { type: DataTypes.CHAR(32), allowNull: false },
     properties: jsonText('properties', {}),
     settings: jsonText('settings', {}),
+    maxAccessDuration: { type: DataTypes.STRING(40), allowNull: true },
+    defaultAccessDuration: { type: DataTypes.STRING(40), allowNull: true },
   });
 }
