@@ -100,7 +100,8 @@ export interface ExpiryAsked { expiresAt?: unknown; validFor?: unknown }
 /** An environment's bounds, as stored (null: none). */
 export interface ExpiryBounds { maxAccessDuration?: string | null; defaultAccessDuration?: string | null }
 
-export type Expiry = { ok: true; expiresAt: Date | null } | { ok: false; field: string; message: string; rejectedValue: unknown };
+export interface ExpiryProblem { field: string; message: string; rejectedValue: unknown }
+export type Expiry = { ok: true; expiresAt: Date | null } | ({ ok: false; also?: ExpiryProblem } & ExpiryProblem);
 
 const given = (v: unknown) => v !== undefined && v !== null;
 
@@ -111,7 +112,8 @@ const given = (v: unknown) => v !== undefined && v !== null;
  */
 export function resolveExpiry(asked: ExpiryAsked, bounds: ExpiryBounds, now: Date): Expiry {
   if (given(asked.expiresAt) && given(asked.validFor)) {
-    return { ok: false, field: 'expiresAt', message: 'give expiresAt or validFor, not both', rejectedValue: asked.expiresAt };
+    const message = 'give expiresAt or validFor, not both';
+    return { ok: false, field: 'expiresAt', message, rejectedValue: asked.expiresAt, also: { field: 'validFor', message, rejectedValue: asked.validFor } };
   }
   const max = bounds.maxAccessDuration ? parseDuration(bounds.maxAccessDuration) : null;
   const latest = max?.ok ? endOf(now, max.value) : null;
