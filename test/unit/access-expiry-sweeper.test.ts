@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startExpirySweeper } from '../../server/access-expiry';
+import { loadConfig } from '../../core/config';
 import type { Models } from '../../models';
 
 const models = {} as Models;
@@ -57,5 +58,14 @@ describe('startExpirySweeper', () => {
     await vi.advanceTimersByTimeAsync(100_000);
     expect(sweep).not.toHaveBeenCalled();
     await sweeper.stop();
+  });
+});
+
+describe('ACCESS_EXPIRY_SWEEP_MS', () => {
+  it('defaults to a minute; 0 turns the sweep off; anything else but a whole number stops the start naming it', () => {
+    expect(loadConfig({}).accessExpirySweepMs).toBe(60_000);
+    expect(loadConfig({ ACCESS_EXPIRY_SWEEP_MS: '5000' }).accessExpirySweepMs).toBe(5000);
+    expect(loadConfig({ ACCESS_EXPIRY_SWEEP_MS: '0' }).accessExpirySweepMs).toBe(0);
+    for (const bad of ['-1', '1.5', 'soon']) expect(() => loadConfig({ ACCESS_EXPIRY_SWEEP_MS: bad })).toThrow('ACCESS_EXPIRY_SWEEP_MS');
   });
 });
