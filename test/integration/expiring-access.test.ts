@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { accessWorld, worldStream, type AccessWorld } from '../support/access-world';
-import { authAnswer, call, created, expectStatus } from '../support/http';
+import { authAnswer, call, created, expectStatus, lastSegment } from '../support/http';
+import { newApplication } from '../support/fixtures';
 import { expectError, expectFieldErrors } from '../support/errors';
 import { grantAuditOf } from '../support/audit';
 
@@ -195,6 +196,25 @@ describe('the end of a grant', () => {
     expect(old).toMatchObject({ status: 'Revoked', processedBy: 'system', comment: 'expired' });
     const revoked = (await grantAuditOf(app, w.application.uid, first.uid)).filter((r) => r.action === 'APPLICATION_ACCESS_REVOKED');
     expect(revoked.map((r) => [r.actor, r.details.reason])).toEqual([['system', 'expired']]);
+  });
+});
+
+describe('deployments need access in effect', () => {
+  it('a Connector whose approved grant is past its end cannot be deployed, before any sweep', async () => {
+    const application = await newApplication(app, w.appOwner.token, { tag: 'exd', owners: w.appTeam.uid, kind: 'Connector' });
+    const principal = lastSegment(expectStatus(await call(app, 'POST', '/application_principals', {
+      token: w.appOwner.token, body: [{ principal: 'exd-client', custom: true, application: application.uid, environment: w.managed.uid }],
+    }), 201).body);
+    expectStatus(await call(app, 'POST', `/application_authentications/${principal}/activate`, { token: w.appOwner.token }), 200);
+    const grant = expectStatus(await call(app, 'POST', G, { token: w.appOwner.token, body: {
+      applicationId: application.uid, streamId: w.stream.uid, environmentId: w.managed.uid, accessType: 'CONSUMER', validFor: 'P1D',
+    } }), 201).body;
+    expectStatus(await call(app, 'PUT', `${G}/${grant.uid}`, { token: w.streamOwner.token }), 200);
+    await endedAgo(grant.uid);
+    const deploy = await call(app, 'POST', '/application_deployments', {
+      token: w.appOwner.token, body: { application: application.uid, environment: w.managed.uid, configs: { topics: 'ex-payments', 'tasks.max': '1' } },
+    });
+    expectError(deploy, 400, { errors: ['No approved Application Access Grant for this application in this environment'] });
   });
 });
 
