@@ -56,7 +56,7 @@ const revocations = async (grantUid: string) => (await auditOf(app, w.applicatio
 
 describe('the expiry sweep', () => {
   it(`${HOSTS} hosts × ${SWEEPS_PER_HOST} concurrent sweeps: each due grant revoked once, one audit entry each`, async () => {
-    const due = [];
+    const due: Awaited<ReturnType<typeof approvedGrant>>[] = [];
     for (let i = 0; i < 12; i++) due.push(await approvedGrant(ENDED));
     const results = await sweepEverywhere();
     const taken = results.flat();
