@@ -9,6 +9,7 @@ import { Op, type Transaction } from 'sequelize';
 import type { Models } from './index';
 import type { Row } from './define';
 import { writeAudit } from './audit-event';
+import { isDeadlock } from './db-errors';
 
 export const EXPIRY_ACTOR = 'system';
 export const EXPIRY_REASON = 'expired';
@@ -59,7 +60,13 @@ export async function expireDueGrants(models: Models, now: Date = new Date()): P
       attributes: ['uid', 'tenantUid', 'applicationUid', 'streamUid', 'environmentUid', 'accessType', 'expiresAt'],
     });
     for (const grant of due) {
-      if (await models.sequelize.transaction((transaction) => expireGrant(models, grant, now, transaction))) revoked.push(grant.uid as string);
+      try {
+        if (await models.sequelize.transaction((transaction) => expireGrant(models, grant, now, transaction))) revoked.push(grant.uid as string);
+      } catch (err) {
+        // A collision with another sweeper (a deadlock victim; on Galera, certification lost at commit) rolled this
+        // one back whole: the winner revoked the grant, or it is still due and the next sweep takes it.
+        if (!isDeadlock(err)) throw err;
+      }
     }
     if (due.length > 0) after = { expiresAt: due[due.length - 1].expiresAt as Date, uid: due[due.length - 1].uid as string };
     if (due.length < BATCH) return revoked;

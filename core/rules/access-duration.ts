@@ -115,10 +115,11 @@ export function resolveExpiry(asked: ExpiryAsked, bounds: ExpiryBounds, now: Dat
     const message = 'give expiresAt or validFor, not both';
     return { ok: false, field: 'expiresAt', message, rejectedValue: asked.expiresAt, also: { field: 'validFor', message, rejectedValue: asked.validFor } };
   }
-  const max = bounds.maxAccessDuration ? parseDuration(bounds.maxAccessDuration) : null;
-  const latest = max?.ok ? endOf(now, max.value) : null;
-  const beyond = (field: string, value: unknown, end: Date): Expiry | null => (latest && end.getTime() > latest.getTime()
-    ? { ok: false, field, message: `must not end later than the environment's maxAccessDuration ${max!.ok ? max!.value.text : ''} allows (${latest.toISOString()})`, rejectedValue: value }
+  const parsedMax = bounds.maxAccessDuration ? parseDuration(bounds.maxAccessDuration) : null;
+  const max = parsedMax?.ok ? parsedMax.value : null;
+  const latest = max ? endOf(now, max) : null;
+  const beyond = (field: string, value: unknown, end: Date): Expiry | null => (max && latest && end.getTime() > latest.getTime()
+    ? { ok: false, field, message: `must not end later than the environment's maxAccessDuration ${max.text} allows (${latest.toISOString()})`, rejectedValue: value }
     : null);
   if (given(asked.expiresAt)) {
     const at = parseInstant(asked.expiresAt);

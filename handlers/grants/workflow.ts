@@ -60,7 +60,7 @@ async function accessFor(ctx: RequestContext, r: GrantRequest, transaction: Tran
 }
 
 /** The end of a new grant requested at `now`: 400 naming the field for a bad, past or too distant one. */
-export function expiryOfRequest(r: GrantRequest, now: Date): Date | null {
+function expiryOfRequest(r: GrantRequest, now: Date): Date | null {
   const resolved = resolveExpiry(r.expiry ?? {}, r.environment as never, now);
   if (resolved.ok) return resolved.expiresAt;
   const problems = [resolved, ...(resolved.also ? [resolved.also] : [])];
