@@ -16,6 +16,15 @@ export const EXPIRY_REASON = 'expired';
 /** Due grants looked at per statement: a long backlog is worked through in such pages. */
 const BATCH = 100;
 
+function shuffled<T>(rows: T[]): T[] {
+  const copy = [...rows];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j], copy[i]];
+  }
+  return copy;
+}
+
 /** Revokes `grant` if it is still Approved and due at `now`; answers whether this call did. */
 export async function expireGrant(models: Models, grant: Row, now: Date, transaction: Transaction): Promise<boolean> {
   const { ApplicationAccessGrant } = models;
@@ -59,7 +68,8 @@ export async function expireDueGrants(models: Models, now: Date = new Date()): P
       order: [['expiresAt', 'ASC'], ['uid', 'ASC']], limit: BATCH,
       attributes: ['uid', 'tenantUid', 'applicationUid', 'streamUid', 'environmentUid', 'accessType', 'expiresAt'],
     });
-    for (const grant of due) {
+    // In an order of its own: concurrent sweepers then mostly take different rows instead of queueing on the same.
+    for (const grant of shuffled(due)) {
       try {
         if (await models.sequelize.transaction((transaction) => expireGrant(models, grant, now, transaction))) revoked.push(grant.uid as string);
       } catch (err) {
