@@ -43,6 +43,8 @@ export interface Config {
   lockout: LockoutSettings;
   /** Sign-ins one process holds at once, waiting for or running their hash; past it the token endpoint answers 503 (`SIGN_IN_QUEUE`). */
   signInQueue: number;
+  /** How often each process revokes the grants past their `expiresAt`, 60 s; 0 turns its sweep off (`ACCESS_EXPIRY_SWEEP_MS`). */
+  accessExpirySweepMs: number;
 }
 
 /** Keycloak's brute-force detection settings, under its names and with its defaults. */
@@ -102,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDeltaTimeSeconds: positiveInt(env.LOCKOUT_FAILURE_RESET_SECONDS, 'LOCKOUT_FAILURE_RESET_SECONDS', 'seconds') ?? 43_200,
     },
     signInQueue: positiveInt(env.SIGN_IN_QUEUE, 'SIGN_IN_QUEUE', 'sign-ins') ?? 64,
+    accessExpirySweepMs: env.ACCESS_EXPIRY_SWEEP_MS?.trim() === '0' ? 0 : positiveInt(env.ACCESS_EXPIRY_SWEEP_MS, 'ACCESS_EXPIRY_SWEEP_MS', 'milliseconds (0: off)') ?? 60_000,
   };
 }
 

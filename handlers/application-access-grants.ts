@@ -2,6 +2,7 @@ import { Op } from 'sequelize';
 import { grantPolicy } from '../auth/policies/access';
 import type { Row } from '../models/define';
 import { GRANT_STATUSES } from '../core/rules/grant-state';
+import { parseInstant } from '../core/rules/access-duration';
 import { matchEnum } from '../core/rules/loose-enum';
 import type { RequestContext } from '../core/context';
 import { renderOne } from './_lib/crud';
@@ -15,6 +16,7 @@ import { replacesGeneric } from './_lib/wiring';
 import { findVisible, resolveRequiredBodyRef } from './_lib/store';
 import { applicationResource } from './applications';
 import { grantSearchItems, plainGrant } from './dto/grant';
+import { inEffect, instant } from './dto/grant-expiry';
 import { environmentResource } from './environments';
 import { actOnGrant, mayRequest, requestGrant } from './grants/workflow';
 import { streamResource } from './streams';
@@ -29,6 +31,13 @@ function enumArg(name: string, values: string[], allowed: readonly string[]): st
     if (!hit) throw new BadRequestError([`${name}: must be one of ${allowed.join(', ')}`], [{ field: name, message: `must be one of ${allowed.join(', ')}`, rejectedValue: v }]);
     return hit;
   });
+}
+
+/** `expiringBefore`: an instant; grants without an end never match. */
+function instantArg(name: string, value: unknown): Date {
+  const parsed = parseInstant(value);
+  if (parsed.ok) return parsed.value;
+  throw new BadRequestError([`${name}: ${parsed.message}`], [{ field: name, message: parsed.message, rejectedValue: value }]);
 }
 
 export const grantResource: Resource<'application_access_grants', 'findByAttributes'> = {
@@ -46,8 +55,9 @@ export const grantResource: Resource<'application_access_grants', 'findByAttribu
     { name: 'processedBy', readOnly: true },
     { name: 'requested_at', attribute: 'requestedAt', readOnly: true, output: timestamp },
     { name: 'processed_at', attribute: 'processedAt', readOnly: true, output: timestamp },
+    { name: 'expiresAt', readOnly: true, output: instant },
   ],
-  computed: (row) => ({ id: row.uid, pending: row.status === 'Pending', approved: row.status === 'Approved' }),
+  computed: (row) => ({ id: row.uid, pending: row.status === 'Pending', approved: inEffect(row) }),
   associations: [
     { rel: 'application', target: () => applicationResource, many: false, attribute: 'applicationUid', required: true, immutable: true },
     { rel: 'stream', target: () => streamResource, many: false, attribute: 'streamUid', required: true, immutable: true },
@@ -62,6 +72,7 @@ export const grantResource: Resource<'application_access_grants', 'findByAttribu
         { name: 'environmentId', ref: () => environmentResource },
         { name: 'accessType' },
         { name: 'statuses', many: true },
+        { name: 'expiringBefore' },
       ],
       where: (a) => ({
         [Op.and]: [
@@ -70,6 +81,7 @@ export const grantResource: Resource<'application_access_grants', 'findByAttribu
           a.environmentId ? { environmentUid: (a.environmentId as Row).uid } : {},
           a.accessType ? { accessType: enumArg('accessType', [a.accessType], ACCESS_TYPES)[0] } : {},
           a.statuses ? { status: enumArg('statuses', a.statuses, GRANT_STATUSES) } : {},
+          a.expiringBefore ? { expiresAt: { [Op.lt]: instantArg('expiringBefore', a.expiringBefore) } } : {},
         ],
       }),
       render: { rel: 'applicationAccessGrantResponses', items: grantSearchItems },
@@ -86,13 +98,14 @@ const mayCreate = async (ctx: RequestContext) => {
 /** docs/contract.md §5.14: the request answers the plain grant (not HAL), which the Terraform provider decodes. */
 export const createApplicationAccessGrant = replacesGeneric(withPrecheck(async (ctx) => {
   await mayCreate(ctx);
-  const body = ctx.body as { applicationId: unknown; streamId: unknown; environmentId: unknown; accessType: string };
+  const body = ctx.body as { applicationId: unknown; streamId: unknown; environmentId: unknown; accessType: string; expiresAt?: unknown; validFor?: unknown };
   const application = await resolveRequiredBodyRef(applicationResource, ctx, 'applicationId', body.applicationId);
   const stream = await resolveRequiredBodyRef(streamResource, ctx, 'streamId', body.streamId);
   const environment = await resolveRequiredBodyRef(environmentResource, ctx, 'environmentId', body.environmentId);
   await mayRequest(ctx, application);
   const grant = await mutate(ctx, async (transaction) => {
-    const made = await requestGrant(ctx, { application, stream, environment, accessType: body.accessType }, transaction);
+    const expiry = { expiresAt: body.expiresAt, validFor: body.validFor };
+    const made = await requestGrant(ctx, { application, stream, environment, accessType: body.accessType, expiry }, transaction);
     return { result: made.grant, audit: made.audit };
   });
   return plain(await plainGrant(ctx, grant), 201, { Location: itemHref(ctx.base, grantResource.collection, grant.uid), ...validatorHeaders(grant) });

@@ -82,8 +82,16 @@ async function requestable(ctx: RequestContext) {
   return { access, application };
 }
 
+/** `expiresAt` / `validFor` of a `{environment, …}` body: the end asked of each grant it requests. */
+function expiryAsked(body: unknown): { expiresAt?: unknown; validFor?: unknown } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
+  const { expiresAt, validFor } = body as { expiresAt?: unknown; validFor?: unknown };
+  return { expiresAt, validFor };
+}
+
 /** A request per environment, all in one transaction: one refusal refuses them all. */
 async function requestIn(ctx: RequestContext, access: Row, application: Row, refs: unknown[]): Promise<Row[]> {
+  const expiry = expiryAsked(ctx.body);
   const environments: Row[] = [];
   for (const [i, ref] of refs.entries()) {
     environments.push(await resolveBodyRef(environmentResource, ctx, refs.length === 1 ? 'environment' : `environment[${i}]`, ref));
@@ -93,7 +101,7 @@ async function requestIn(ctx: RequestContext, access: Row, application: Row, ref
     const grants: Row[] = [];
     const audit = [];
     for (const environment of environments) {
-      const made = await requestGrant(ctx, { application, stream, environment, accessType: access.accessType }, transaction);
+      const made = await requestGrant(ctx, { application, stream, environment, accessType: access.accessType, expiry }, transaction);
       grants.push(made.grant);
       audit.push(...made.audit);
     }

@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import { canEditApplication } from '../auth/policies/application';
 import { applicationPartPolicy, editsApplicationOf } from '../auth/policies/application-part';
 import { authenticatesIn } from '../models/application-auth';
+import { hasGrantInEffect } from '../models/application-access';
 import type { Row } from '../models/define';
 import { connectorConfigProblems, ksmlConfigProblems, tasksMax } from '../core/rules/deployment-config-rules';
 import { availableActions, decide, INVALID_ACTION_FOR_STATE, type DeploymentKind, type DeploymentState } from '../core/rules/deployment-state';
@@ -34,7 +35,7 @@ async function preconditions(ctx: RequestContext, application: Row, environment:
   if (kind === 'Ksml' && !(await authenticatesIn(ctx.models, application.uid, environment.uid, transaction))) {
     throw refusal('No Application Principal or Application Credential for this application in this environment');
   }
-  if (!(await ctx.models.ApplicationAccessGrant.findOne({ where: { ...where, status: 'Approved' }, attributes: ['uid'], transaction }))) {
+  if (!(await hasGrantInEffect(ctx.models.ApplicationAccessGrant, where, transaction))) {
     throw refusal('No approved Application Access Grant for this application in this environment');
   }
 }

@@ -5,6 +5,7 @@ import { checkOwnersChange } from './_lib/owners';
 import { checkIfMatch } from './_lib/etag';
 import { BadRequestError, ForbiddenError, HttpError } from '../core/errors';
 import { successorCycle } from '../core/rules/promotion-plan';
+import { checkBounds } from '../core/rules/access-duration';
 import { link } from '../core/hal';
 import { mutate } from './_lib/mutation';
 import { noContent, type Handler } from './_lib/reply';
@@ -40,9 +41,17 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
     const message = 'must be Auto for a Private environment';
     throw new BadRequestError([`authorizationIssuer: ${message}`], [{ field: 'authorizationIssuer', message, rejectedValue: issuer }]);
   }
+  const bounds = checkBounds({
+    maxAccessDuration: values.maxAccessDuration !== undefined ? values.maxAccessDuration : row?.maxAccessDuration,
+    defaultAccessDuration: values.defaultAccessDuration !== undefined ? values.defaultAccessDuration : row?.defaultAccessDuration,
+  });
+  if (bounds) throw new BadRequestError([`${bounds.field}: ${bounds.message}`], [bounds]);
   await checkOwnersChange(ctx, values, row, mayAssignOwners, 'ENVIRONMENT_ADMIN');
   await checkSuccessor(ctx, values, row, transaction);
 }
+
+/** Durations are kept as written, upper-cased (`p30d` → `P30D`); blank is none. */
+const durationInput = (v: unknown) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim().toUpperCase()) : v ?? null);
 
 const mapOut = (v: unknown) => v ?? {};
 
@@ -63,6 +72,10 @@ export const environmentResource: Resource<'environments', 'findByName' | 'findB
     { name: 'visibility', default: () => 'Public', input: (v) => v ?? 'Public' },
     { name: 'properties', kind: 'map', default: () => ({}), output: mapOut },
     { name: 'settings', kind: 'map', default: () => ({}), output: mapOut },
+    // Access grants here end by these (core/rules/access-duration.ts); null: no bound, no default. A PUT that leaves
+    // them out keeps them: clients that predate them (the Terraform provider) do not lift an environment's bound.
+    { name: 'maxAccessDuration', default: () => null, input: durationInput, output: (v) => v ?? null, keepOnReplace: true },
+    { name: 'defaultAccessDuration', default: () => null, input: durationInput, output: (v) => v ?? null, keepOnReplace: true },
   ],
   computed: (row) => ({ private: row.visibility === 'Private', autoApproved: row.authorizationIssuer === 'Auto' }),
   associations: [

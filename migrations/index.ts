@@ -17,6 +17,7 @@ import * as m0015 from './0015-page-order-indexes';
 import * as m0016 from './0016-audit-action-type-index';
 import * as m0017 from './0017-service-facts';
 import * as m0018 from './0018-login-failures';
+import * as m0019 from './0019-expiring-access';
 import * as m0020 from './0020-environment-successors';
 
 export const migrations = [
@@ -38,5 +39,6 @@ export const migrations = [
   { name: '0016-audit-action-type-index', ...m0016 },
   { name: '0017-service-facts', ...m0017 },
   { name: '0018-login-failures', ...m0018 },
+  { name: '0019-expiring-access', ...m0019 },
   { name: '0020-environment-successors', ...m0020 },
 ];

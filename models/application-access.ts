@@ -1,4 +1,4 @@
-import { DataTypes, type Sequelize, type Transaction } from 'sequelize';
+import { DataTypes, Op, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
 import { defineModel, type RowModel } from './define';
 import { isOpen, OPEN_STATUSES, type GrantStatus } from '../core/rules/grant-state';
 
@@ -24,6 +24,7 @@ export function defineApplicationAccessGrant(sequelize: Sequelize) {
     requestedAt: { type: DataTypes.DATE(3), allowNull: false },
     processedAt: { type: DataTypes.DATE(3), allowNull: true },
     openKey: { type: DataTypes.STRING(140), allowNull: true },
+    expiresAt: { type: DataTypes.DATE(3), allowNull: true },
   });
 }
 
@@ -40,15 +41,32 @@ export interface GrantMove { uid: string; from: GrantStatus; to: GrantStatus; by
  */
 export async function moveGrant(grants: RowModel, m: GrantMove, transaction: Transaction): Promise<boolean> {
   const now = new Date();
+  // Nothing is approved past its end, however close the decision came to it.
+  const unexpired = m.to === 'Approved' ? notExpiredAt(now) : {};
   const [changed] = await grants.update({
     status: m.to, processedBy: m.by, processedAt: now, openKey: openKey(m.grant, m.to), modifiedBy: m.by, modifiedAt: now,
     ...(m.comment !== undefined ? { comment: m.comment } : {}),
     version: grants.sequelize!.literal('version + 1'),
-  }, { where: { uid: m.uid, status: m.from }, transaction, silent: true, fields: ['status', 'processedBy', 'processedAt', 'openKey', 'modifiedBy', 'modifiedAt', 'version', ...(m.comment !== undefined ? ['comment'] : [])] });
+  }, { where: { uid: m.uid, status: m.from, ...unexpired }, transaction, silent: true, fields: ['status', 'processedBy', 'processedAt', 'openKey', 'modifiedBy', 'modifiedAt', 'version', ...(m.comment !== undefined ? ['comment'] : [])] });
   return changed === 1;
 }
 
 /** How many Pending or Approved grants match (delete blockers of applications, environments, streams, configs). */
 export function openGrantCount(grants: RowModel, where: Record<string, string>, transaction?: Transaction): Promise<number> {
   return grants.count({ where: { ...where, status: OPEN_STATUSES as GrantStatus[] }, transaction });
+}
+
+/** Grants without an end or whose end is after `now`. */
+export function notExpiredAt(now: Date): WhereOptions {
+  return { [Op.or]: [{ expiresAt: null }, { expiresAt: { [Op.gt]: now } }] };
+}
+
+/** Approved grants in effect at `now`: an Approved grant past its `expiresAt` gives no access, swept or not. */
+export function inEffectAt(now: Date): WhereOptions {
+  return { [Op.and]: [{ status: 'Approved' }, notExpiredAt(now)] };
+}
+
+/** Whether an Approved grant matching `where` is in effect now (the deployment precondition). */
+export async function hasGrantInEffect(grants: RowModel, where: Record<string, string>, transaction?: Transaction): Promise<boolean> {
+  return !!(await grants.findOne({ where: { [Op.and]: [where, inEffectAt(new Date())] }, attributes: ['uid'], transaction }));
 }

@@ -18,6 +18,8 @@ export function defineEnvironment(sequelize: Sequelize) {
     successorUid: { type: DataTypes.CHAR(32), allowNull: true },
     properties: jsonText('properties', {}),
     settings: jsonText('settings', {}),
+    maxAccessDuration: { type: DataTypes.STRING(40), allowNull: true },
+    defaultAccessDuration: { type: DataTypes.STRING(40), allowNull: true },
   });
 }
 

@@ -18,6 +18,7 @@ import { limitConnections, limitRequestsPerConnection, serverOptions } from './c
 import { authBase, publicRoot as publicRootOf } from '../core/public-url';
 import { collectMetrics } from './telemetry/metrics';
 import { listenMetrics, serviceMetrics } from './telemetry/metrics-endpoint';
+import { startExpirySweeper } from './access-expiry';
 
 export interface RunningServer {
   url: string;
@@ -66,6 +67,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     s.once('error', reject);
   });
   answerParserErrors(server);
+  const sweeper = startExpirySweeper(models, config.accessExpirySweepMs);
   // In a cluster the primary serves METRICS_PORT (scripts/start.ts).
   const metrics = config.metricsPort !== undefined && !cluster.isWorker
     ? await listenMetrics(config.metricsPort, options.host ?? '0.0.0.0', serviceMetrics)
@@ -83,6 +85,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     authUrl,
     models,
     metricsPort: metrics?.port,
-    close: () => lifecycle.stop(server, config.shutdownTimeoutMs).then(closeMetrics),
+    // The sweep ends with the listener, before the owner closes the database connection under it.
+    close: () => Promise.all([sweeper.stop(), lifecycle.stop(server, config.shutdownTimeoutMs)]).then(closeMetrics),
   };
 }

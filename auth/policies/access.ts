@@ -10,7 +10,7 @@ import type { RequestContext } from '../../core/context';
 import { link } from '../../core/hal';
 import type { Policy } from '../policy';
 import type { Row, RowModel } from '../../models/define';
-import { availableActions, type Capacities, type GrantAction, type GrantStatus } from '../../core/rules/grant-state';
+import { availableActions, type Capacities, type Expiry, type GrantAction, type GrantStatus } from '../../core/rules/grant-state';
 import { groupsOf, hasRole } from '../permissions';
 import { APPLICATION_ADMIN, canEditApplication } from './application';
 import { canEditStream, STREAM_ADMIN } from './stream';
@@ -58,8 +58,11 @@ export async function grantCapacities(ctx: RequestContext, grant: Row): Promise<
   };
 }
 
+/** The grant's end as the state machine weighs it, now. */
+export const expiryOf = (grant: Row): Expiry => ({ expiresAt: (grant.expiresAt as Date | null) ?? null, now: new Date() });
+
 async function allows(ctx: RequestContext, grant: Row, action: GrantAction): Promise<boolean> {
-  return availableActions(grant.status as GrantStatus, await grantCapacities(ctx, grant)).includes(action);
+  return availableActions(grant.status as GrantStatus, await grantCapacities(ctx, grant), expiryOf(grant)).includes(action);
 }
 
 /** Where each action is taken (docs/contract.md §5.14): approve and cancel on the item, deny and revoke below it. */
@@ -68,7 +71,7 @@ const ACTION_HREF: Record<GrantAction, (self: string) => string> = {
 };
 
 export async function grantActionLinks(ctx: RequestContext, grant: Row, self: string): Promise<Record<string, unknown>> {
-  const actions = availableActions(grant.status as GrantStatus, await grantCapacities(ctx, grant));
+  const actions = availableActions(grant.status as GrantStatus, await grantCapacities(ctx, grant), expiryOf(grant));
   return Object.fromEntries(actions.map((a) => [a, link(ACTION_HREF[a](self))]));
 }
 

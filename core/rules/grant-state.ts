@@ -46,8 +46,14 @@ export function effectiveAction(requested: GrantAction, status: GrantStatus): Gr
 
 const TERMINAL: readonly GrantStatus[] = ['Rejected', 'Revoked', 'Cancelled'];
 
-/** The outcome of `requested` on a grant in `status` by a caller with `caps`: rights first (403), then state (422). */
-export function decide(status: GrantStatus, requested: GrantAction, caps: Capacities): Decision {
+/** A grant's end (`expiresAt`, null for none) and the time of the decision: nothing is approved after its end. */
+export interface Expiry { expiresAt: Date | null; now: Date }
+
+/**
+ * The outcome of `requested` on a grant in `status` by a caller with `caps`: rights first (403), then state (422).
+ * A pending grant whose `expiresAt` has passed cannot be approved any more (renewal is a new request).
+ */
+export function decide(status: GrantStatus, requested: GrantAction, caps: Capacities, expiry?: Expiry): Decision {
   const action = effectiveAction(requested, status);
   const rule = MOVES[action];
   // A revoked grant was approved: whoever could deny (revoke) it then has lost a race to another revoke, a 422 and
@@ -58,6 +64,9 @@ export function decide(status: GrantStatus, requested: GrantAction, caps: Capaci
     return { kind: 'forbidden', message: `Only ${names} may ${action} this access grant` };
   }
   const move = rule.moves.find((m) => m.from === status);
+  if (move && action === 'approve' && expiry?.expiresAt && expiry.expiresAt.getTime() <= expiry.now.getTime()) {
+    return { kind: 'illegal', message: `Application Access Grant cannot be approved after its expiresAt (${expiry.expiresAt.toISOString()}); request access again.` };
+  }
   if (move) return { kind: 'move', action, ...move };
   if (action === 'cancel' && status === 'Approved') return { kind: 'illegal', message: CANCEL_APPROVED };
   if (action === 'cancel' && TERMINAL.includes(status)) return { kind: 'unchanged' };
@@ -65,9 +74,9 @@ export function decide(status: GrantStatus, requested: GrantAction, caps: Capaci
 }
 
 /** The actions the caller may take on a grant in `status` (its action links). */
-export function availableActions(status: GrantStatus, caps: Capacities): GrantAction[] {
+export function availableActions(status: GrantStatus, caps: Capacities, expiry?: Expiry): GrantAction[] {
   return GRANT_ACTIONS.filter((a) => {
-    const d = decide(status, a, caps);
+    const d = decide(status, a, caps, expiry);
     return d.kind === 'move' && d.action === a;
   });
 }

@@ -10,6 +10,7 @@ import { fullName } from '../../models/user';
 import type { RequestContext } from '../../core/context';
 import { commonFields, itemHref, link, timestamp } from '../../core/hal';
 import { summary, wireFields } from '../_lib/render';
+import { inEffect, instant } from './grant-expiry';
 import { applicationResource } from '../applications';
 import { environmentResource } from '../environments';
 import { groupResource } from '../groups';
@@ -57,8 +58,8 @@ export function grantScalars(grant: Row, accessType: string): Record<string, unk
   return {
     id: grant.uid, uid: grant.uid, status: grant.status, accessType, comment: grant.comment ?? null,
     requestedBy: grant.requestedBy ?? null, processedBy: grant.processedBy ?? null,
-    pending: grant.status === 'Pending', approved: grant.status === 'Approved',
-    requested_at: timestamp(grant.requestedAt), processed_at: timestamp(grant.processedAt),
+    pending: grant.status === 'Pending', approved: inEffect(grant),
+    requested_at: timestamp(grant.requestedAt), processed_at: timestamp(grant.processedAt), expiresAt: instant(grant.expiresAt),
   };
 }
 
@@ -130,7 +131,7 @@ export async function grantSearchItems(grants: Row[], ctx: RequestContext): Prom
       streamConfigured: ready.streams.has(pairKey(g.streamUid, g.environmentUid)),
       requestedByUser: plainUser(users.get(String(g.requestedBy ?? '').toLowerCase())),
       processedByUser: plainUser(users.get(String(g.processedBy ?? '').toLowerCase())),
-      requestedAt: timestamp(g.requestedAt), processedAt: timestamp(g.processedAt),
+      requestedAt: timestamp(g.requestedAt), processedAt: timestamp(g.processedAt), expiresAt: instant(g.expiresAt),
       _embedded: embedded,
       _links: { self: link(self), ...(await grantActionLinks(ctx, g, self)) },
     };
@@ -144,7 +145,7 @@ export async function embeddedGrants(grants: Row[], ctx: RequestContext): Promis
     const environment = environments.get(g.environmentUid);
     return {
       uid: g.uid, status: g.status, comment: g.comment ?? null, requestedBy: g.requestedBy ?? null, processedBy: g.processedBy ?? null,
-      requestedAt: timestamp(g.requestedAt), processedAt: timestamp(g.processedAt),
+      requestedAt: timestamp(g.requestedAt), processedAt: timestamp(g.processedAt), expiresAt: instant(g.expiresAt),
       environment: environment ? summary(environmentResource, environment, ctx) : null,
       _links: {
         self: link(itemHref(ctx.base, 'application_access_grants', g.uid)),

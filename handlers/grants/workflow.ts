@@ -12,13 +12,17 @@ import { moveGrant, openKey } from '../../models/application-access';
 import type { AuditEntry } from '../../models/audit-event';
 import type { Row } from '../../models/define';
 import { decide, requestedStatus, type GrantAction, type GrantStatus } from '../../core/rules/grant-state';
+import { hasExpired, resolveExpiry, type ExpiryAsked } from '../../core/rules/access-duration';
+import { expireGrant } from '../../models/grant-expiry';
+import { expiryOf } from '../../auth/policies/access';
 import { configOfPair } from '../../models/stream-config';
 import type { RequestContext } from '../../core/context';
-import { ConflictError, ForbiddenError, UnprocessableError } from '../../core/errors';
+import { BadRequestError, ConflictError, ForbiddenError, UnprocessableError } from '../../core/errors';
 import { checkIfMatch } from '../_lib/etag';
 import { mutate } from '../_lib/mutation';
 
-export interface GrantRequest { application: Row; stream: Row; environment: Row; accessType: string }
+/** `expiry`: what the request asks of the grant's end (`expiresAt` or `validFor`); the environment's default else. */
+export interface GrantRequest { application: Row; stream: Row; environment: Row; accessType: string; expiry?: ExpiryAsked }
 
 /** Audit entries of grants are filed under the application (docs/contract.md §8); the grant and its context go into details. */
 function grantEntry(action: string, grant: Row, parts: { application: Row; stream: Row; environment: Row }, extra: Record<string, unknown> = {}): AuditEntry {
@@ -55,6 +59,24 @@ async function accessFor(ctx: RequestContext, r: GrantRequest, transaction: Tran
   }
 }
 
+/** The end of a new grant requested at `now`: 400 naming the field for a bad, past or too distant one. */
+function expiryOfRequest(r: GrantRequest, now: Date): Date | null {
+  const resolved = resolveExpiry(r.expiry ?? {}, r.environment as never, now);
+  if (resolved.ok) return resolved.expiresAt;
+  const problems = [resolved, ...(resolved.also ? [resolved.also] : [])];
+  throw new BadRequestError(problems.map((p) => `${p.field}: ${p.message}`), problems.map(({ field, message, rejectedValue }) => ({ field, message, rejectedValue })));
+}
+
+/**
+ * The open grant of the same identity blocks a new request (409) unless it is an Approved one already past its end:
+ * that one is revoked here as the sweep would (by `system`, reason `expired`), so a renewal need not wait for it.
+ */
+async function clearExpired(ctx: RequestContext, key: string, now: Date, transaction: Transaction): Promise<boolean> {
+  const open = await ctx.models.ApplicationAccessGrant.findOne({ where: { openKey: key }, transaction });
+  if (!open) return true;
+  return open.status === 'Approved' && hasExpired(open.expiresAt as Date | null, now) && expireGrant(ctx.models, open, now, transaction);
+}
+
 /**
  * A new grant (docs/contract.md §6.1): Pending, or Approved at once where the environment approves automatically. 422 when
  * the stream is not configured there or the application cannot authenticate there; 409 for a second open grant.
@@ -63,6 +85,9 @@ async function accessFor(ctx: RequestContext, r: GrantRequest, transaction: Tran
  */
 export async function requestGrant(ctx: RequestContext, r: GrantRequest, transaction: Transaction, imported = false): Promise<{ grant: Row; audit: AuditEntry[] }> {
   const { application, stream, environment, accessType } = r;
+  const now = new Date();
+  // An imported ACL is enforced as it stands, with no end of its own.
+  const expiresAt = imported ? null : expiryOfRequest(r, now);
   if (!(await configOfPair(ctx.models, stream.uid, environment.uid, transaction))) {
     throw new UnprocessableError(`Stream ${stream.name} is not configured in environment ${environment.shortName}`);
   }
@@ -74,17 +99,16 @@ export async function requestGrant(ctx: RequestContext, r: GrantRequest, transac
   const clash = () => new ConflictError(
     `Application ${application.shortName} already has an open ${accessType} grant for stream ${stream.name} in environment ${environment.shortName}`);
   const { ApplicationAccessGrant } = ctx.models;
-  if (await ApplicationAccessGrant.findOne({ where: { openKey: openKey(identity, 'Pending') }, attributes: ['uid'], transaction })) throw clash();
+  if (!(await clearExpired(ctx, openKey(identity, 'Pending')!, now, transaction))) throw clash();
   const access = await accessFor(ctx, r, transaction);
   const status = imported ? 'Approved' : requestedStatus({ authorizationIssuer: environment.authorizationIssuer, visibility: environment.visibility });
-  const now = new Date();
   const by = ctx.principal.email;
   let grant: Row;
   try {
     grant = await ApplicationAccessGrant.create({
       tenantUid: ctx.principal.tenant.uid, accessUid: access.uid, ...identity, status, comment: null,
       requestedBy: by, requestedAt: now, processedBy: imported ? by : null, processedAt: status === 'Approved' ? now : null,
-      openKey: openKey(identity, status), createdBy: by, modifiedBy: by,
+      openKey: openKey(identity, status), expiresAt, createdBy: by, modifiedBy: by,
     }, { transaction });
   } catch (err) {
     // The unique open_key decides between two concurrent requests for the same grant.
@@ -113,7 +137,7 @@ async function partsOf(ctx: RequestContext, grant: Row, transaction: Transaction
  * Answers whether the grant moved; the row is reloaded when it did.
  */
 export async function actOnGrant(ctx: RequestContext, grant: Row, requested: GrantAction, reason?: string | null): Promise<boolean> {
-  const decision = decide(grant.status as GrantStatus, requested, await grantCapacities(ctx, grant));
+  const decision = decide(grant.status as GrantStatus, requested, await grantCapacities(ctx, grant), expiryOf(grant));
   if (decision.kind === 'forbidden') throw new ForbiddenError(decision.message);
   checkIfMatch(ctx, grant);
   if (decision.kind === 'illegal') throw new UnprocessableError(decision.message);

@@ -29,7 +29,7 @@ const isReference = (collection: string, param: string) => REFERENCES.has(param)
 const EMBEDDED_AS: Record<string, string> = { 'application_access_grants/findByAttributes': 'applicationAccessGrantResponses' };
 /** Values of enum parameters that are valid but match no fixture row (a miss must not be a 400). */
 const MISS: Record<string, Record<string, string>> = {
-  'application_access_grants/findByAttributes': { accessType: 'PRODUCER', statuses: 'Rejected' },
+  'application_access_grants/findByAttributes': { accessType: 'PRODUCER', statuses: 'Rejected', expiringBefore: '2000-01-01T00:00:00Z' },
   // The fixture credential holds SCRAM_SHA_512 only.
   ...Object.fromEntries([...ARRAY].map((k) => [k, { type: 'PLAIN' }])),
 };
@@ -62,10 +62,10 @@ beforeAll(async () => {
   rows.stream_configs = await post('stream_configs', { stream: rows.streams.uid, environment: rows.environments.uid });
   rows.users = (await call(app, 'GET', `/users/${t.admin.user.uid}`, { token: t.admin.token })).body;
   rows.tenants = (await call(app, 'GET', '/tenant', { token: t.admin.token })).body;
-  // A grant (Pending: the "Stream owner" environment) and the access row it belongs to.
+  // A grant (Pending: the "Stream owner" environment), ending in a day, and the access row it belongs to.
   const w = await accessWorld(app, t, 'ss');
   const grant = await call(app, 'POST', '/application_access_grants', {
-    token: w.appOwner.token, body: { applicationId: w.application.uid, streamId: w.stream.uid, environmentId: w.managed.uid, accessType: 'CONSUMER' },
+    token: w.appOwner.token, body: { applicationId: w.application.uid, streamId: w.stream.uid, environmentId: w.managed.uid, accessType: 'CONSUMER', validFor: 'P1D' },
   });
   expect(grant.status, grant.text).toBe(201);
   rows.application_access_grants = (await call(app, 'GET', `/application_access_grants/${grant.body.uid}`, { token: t.admin.token })).body;
@@ -79,6 +79,7 @@ beforeAll(async () => {
   matches['application_access_grants/environmentId'] = w.managed.uid;
   matches['application_access_grants/accessType'] = 'consumer';
   matches['application_access_grants/statuses'] = 'PENDING';
+  matches['application_access_grants/expiringBefore'] = '2999-01-01T00:00:00+01:00';
 
   // A principal (a one-element array in, its URI as a JSON string out) and a credential (`[{authData}]` out,
   // Location = the credential) of the fixture application.

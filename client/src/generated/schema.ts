@@ -29,6 +29,12 @@ export interface paths {
          *     `environment`. An ApplicationAccess row for (application, stream, accessType) is made by the first request.
          *     Audited as APPLICATION_ACCESS_REQUESTED (Application; `details` name the grant, stream, environment and access
          *     type), followed by APPLICATION_ACCESS_APPROVED with `details.auto: true` when approved automatically.
+         *
+         *     The grant may end by itself: `expiresAt` (an ISO-8601 instant in the future) or `validFor` (an ISO-8601
+         *     duration from now, `P30D`, `PT12H`, `P1M`), not both (400 naming both fields); neither takes the environment's
+         *     `defaultAccessDuration`. An end beyond the environment's `maxAccessDuration` from now, a past one or a bad
+         *     string is 400 naming the field. Renewal is a new request: an Approved grant already past its end no longer
+         *     blocks it (it is revoked first, as the sweep would: actor `system`, reason `expired`).
          */
         post: operations["createApplicationAccessGrant"];
         delete?: never;
@@ -70,8 +76,10 @@ export interface paths {
          *     `applicationAccessGrantResponses`: each with `accessType` in upper case, `appConfigured` (the application has a
          *     principal or credential in the environment), `streamConfigured` (the stream is configured there), the
          *     requesting and deciding users as plain objects, the application, stream and environment summaries, and the
-         *     action links the caller may follow. A reference parameter naming nothing visible answers 404; an unknown
-         *     `accessType` or status 400. Sorted by `created_at` unless `sort` says otherwise.
+         *     action links the caller may follow. `expiringBefore` keeps the grants whose `expiresAt` is before that instant
+         *     (grants without an end never match; combine with `statuses=Approved` for the access about to end). A reference
+         *     parameter naming nothing visible answers 404; an unknown `accessType` or status, or an `expiringBefore` that is
+         *     not an ISO-8601 instant with its time zone, 400. Sorted by `created_at` unless `sort` says otherwise.
          */
         get: operations["findApplicationAccessGrantsByAttributes"];
         put?: never;
@@ -108,8 +116,10 @@ export interface paths {
         /**
          * Approve a pending grant
          * @description Approves a Pending grant (any body is ignored). The stream's editors only (403; the requester may approve when
-         *     it is one). Another status → 422 `Application Access Grant cannot be approved in status <Status>.`; a decision
-         *     that lost a race with a concurrent one → 409. Audited as APPLICATION_ACCESS_APPROVED (Application).
+         *     it is one). Another status → 422 `Application Access Grant cannot be approved in status <Status>.`; a grant
+         *     whose `expiresAt` has passed → 422 `Application Access Grant cannot be approved after its expiresAt (<instant>);
+         *     request access again.` (renewal is a new request); a decision that lost a race with a concurrent one → 409.
+         *     Audited as APPLICATION_ACCESS_APPROVED (Application).
          */
         put: operations["approveApplicationAccessGrant"];
         post?: never;
@@ -179,7 +189,9 @@ export interface paths {
          * Revoke an approved grant
          * @description Revokes an Approved grant; the stream's editors and the application's editors may (403). `reason` (may be
          *     `""`) becomes the grant's `comment`. Another status → 422 `Application Access Grant cannot be revoked in status
-         *     <Status>.`; a lost race → 409. Audited as APPLICATION_ACCESS_REVOKED (Application, `details.reason`).
+         *     <Status>.`; a lost race → 409. Audited as APPLICATION_ACCESS_REVOKED (Application, `details.reason`). The
+         *     service revokes an Approved grant past its `expiresAt` by itself, exactly once across hosts: the same entry with
+         *     actor `system` and `details.reason` `expired`.
          */
         post: operations["revokeApplicationAccessGrant"];
         delete?: never;
@@ -4893,6 +4905,11 @@ export interface components {
              * @example 2026-11-21T11:02:45
              */
             processedAt: string | null;
+            /**
+             * @description When the grant ends (ISO-8601, UTC, milliseconds); `null`: it does not. An Approved grant is revoked by the service (actor `system`, reason `expired`) once this has passed.
+             * @example 2026-12-21T10:16:02.000Z
+             */
+            expiresAt?: string | null;
             /** @description The environment as embedded: its fields and `_links.self`. */
             environment: components["schemas"]["Environment"] | null;
             _links: components["schemas"]["Links"];
@@ -4973,6 +4990,7 @@ export interface components {
          *             "processedBy": null,
          *             "requestedAt": "2026-11-21T10:16:02",
          *             "processedAt": null,
+         *             "expiresAt": null,
          *             "environment": {
          *               "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
          *               "name": "Acceptance",
@@ -4985,6 +5003,8 @@ export interface components {
          *               "visibility": "Public",
          *               "properties": {},
          *               "settings": {},
+         *               "maxAccessDuration": null,
+         *               "defaultAccessDuration": null,
          *               "private": false,
          *               "autoApproved": false,
          *               "created_at": "2026-11-21T10:15:30",
@@ -5070,6 +5090,8 @@ export interface components {
             environment?: components["schemas"]["Reference"];
             /** @description DELETE only: becomes the grant's `comment`; on POST, PUT and PATCH a reason is 400 (a request keeps none). */
             reason?: string | null;
+            expiresAt?: components["schemas"]["GrantExpiresAt"];
+            validFor?: components["schemas"]["GrantValidFor"];
         };
         /**
          * @description An access request as the Terraform provider sends it.
@@ -5077,7 +5099,8 @@ export interface components {
          *       "applicationId": "5e6f7a8b9c0d41e2a3b4c5d6e7f8a9b0",
          *       "streamId": "6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c",
          *       "environmentId": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
-         *       "accessType": "CONSUMER"
+         *       "accessType": "CONSUMER",
+         *       "validFor": "P30D"
          *     }
          */
         ApplicationAccessGrantRequest: {
@@ -5085,7 +5108,25 @@ export interface components {
             streamId: components["schemas"]["Reference"];
             environmentId: components["schemas"]["Reference"];
             accessType: components["schemas"]["AccessType"];
+            expiresAt?: components["schemas"]["GrantExpiresAt"];
+            validFor?: components["schemas"]["GrantValidFor"];
         };
+        /**
+         * @description When the grant is to end: an ISO-8601 instant with its time zone (`2026-12-31T17:00:00Z`,
+         *     `2026-12-31T18:00:00+01:00`), in the future and not beyond the environment's `maxAccessDuration` from now (400
+         *     naming `expiresAt`). Give it or `validFor`, not both (400 naming both). Neither: the environment's
+         *     `defaultAccessDuration` applies, else the grant has no end (still bounded by a `maxAccessDuration`).
+         * @example 2026-12-31T17:00:00Z
+         */
+        GrantExpiresAt: string | null;
+        /**
+         * @description How long the grant is to last from the request: an ISO-8601 duration of whole numbers (`P30D`, `PT12H`, `P2W`,
+         *     `P1M`, `P1Y2M3DT4H`), counted in UTC from the request time. Years and months are calendar months (Jan 31 +
+         *     `P1M` = the last day of February); weeks are 7 days, days 24 hours. Not beyond the environment's
+         *     `maxAccessDuration` (400 naming `validFor`).
+         * @example P30D
+         */
+        GrantValidFor: string | null;
         GrantScalars: {
             /** @description The uid again (Spring's `id`). */
             id: string;
@@ -5103,6 +5144,7 @@ export interface components {
             /** @description E-mail address of who made the last decision; `null` while Pending and when approved automatically. */
             processedBy: string | null;
             pending: boolean;
+            /** @description Approved and not past `expiresAt`: the access is in effect (an Approved grant past its end gives none, even before the sweep revokes it). */
             approved: boolean;
             requested_at: components["schemas"]["Timestamp"];
             /**
@@ -5110,6 +5152,11 @@ export interface components {
              * @example 2026-11-21T11:02:45
              */
             processed_at: string | null;
+            /**
+             * @description When the grant ends (ISO-8601, UTC, milliseconds); `null`: it does not. An Approved grant is revoked by the service (actor `system`, reason `expired`) once this has passed.
+             * @example 2026-12-21T10:16:02.000Z
+             */
+            expiresAt: string | null;
         };
         /**
          * @description The plain (not HAL) reply of `POST /application_access_grants`.
@@ -5125,6 +5172,7 @@ export interface components {
          *       "approved": false,
          *       "requested_at": "2026-11-21T10:16:02",
          *       "processed_at": null,
+         *       "expiresAt": "2026-12-21T10:16:02.000Z",
          *       "created_at": "2026-11-21T10:16:02",
          *       "modified_at": "2026-11-21T10:16:02",
          *       "created_by": "dev@demo.local",
@@ -5205,6 +5253,7 @@ export interface components {
          *       "approved": false,
          *       "requested_at": "2026-11-21T10:16:02",
          *       "processed_at": null,
+         *       "expiresAt": "2026-12-21T10:16:02.000Z",
          *       "created_at": "2026-11-21T10:16:02",
          *       "modified_at": "2026-11-21T10:16:02",
          *       "created_by": "dev@demo.local",
@@ -5280,6 +5329,8 @@ export interface components {
          *           "visibility": "Public",
          *           "properties": {},
          *           "settings": {},
+         *           "maxAccessDuration": null,
+         *           "defaultAccessDuration": null,
          *           "private": false,
          *           "autoApproved": false,
          *           "created_at": "2026-11-21T10:15:30",
@@ -5385,6 +5436,11 @@ export interface components {
              * @example 2026-11-21T11:02:45
              */
             processedAt: string | null;
+            /**
+             * @description When the grant ends (ISO-8601, UTC, milliseconds); `null`: it does not. An Approved grant is revoked by the service (actor `system`, reason `expired`) once this has passed.
+             * @example 2026-12-21T10:16:02.000Z
+             */
+            expiresAt?: string | null;
             _embedded: {
                 environment?: Record<string, never>;
                 application?: Record<string, never>;
@@ -5437,6 +5493,7 @@ export interface components {
          *             },
          *             "requestedAt": "2026-11-21T10:16:02",
          *             "processedAt": "2026-11-21T11:02:45",
+         *             "expiresAt": null,
          *             "_embedded": {
          *               "environment": {
          *                 "uid": "2b3c4d5e6f7a4b8c9d0e1f2a3b4c5d6e",
@@ -6439,6 +6496,21 @@ export interface components {
             settings?: {
                 [key: string]: "true" | "false" | null;
             } | null;
+            /**
+             * @description The longest an access grant here may last, as an ISO-8601 duration of whole numbers (`P90D`, `P3M`, `PT12H`):
+             *     a request asking for more is 400 naming `expiresAt` or `validFor`. `null`: no bound. Stored upper-cased; a
+             *     PUT that leaves it out keeps it.
+             * @example P90D
+             */
+            maxAccessDuration?: string | null;
+            /**
+             * @description How long an access grant here lasts when its request names no end (ISO-8601 duration). It may not be able to
+             *     exceed `maxAccessDuration` for any request time (400 naming it; a month counts 28 to 31 days, so `P30D` is
+             *     refused under `P1M`). `null`: grants without an end, unless a maximum bounds them. A PUT that leaves it out
+             *     keeps it.
+             * @example P30D
+             */
+            defaultAccessDuration?: string | null;
         };
         /**
          * @description An environment to create (POST) or the full replacement (PUT); absent optional fields take their defaults.
@@ -6468,6 +6540,8 @@ export interface components {
          *       "visibility": "Public",
          *       "properties": {},
          *       "settings": {},
+         *       "maxAccessDuration": "P90D",
+         *       "defaultAccessDuration": "P30D",
          *       "private": false,
          *       "autoApproved": false,
          *       "created_at": "2026-11-21T10:15:30",
@@ -6541,7 +6615,7 @@ export interface components {
                 edit?: components["schemas"]["Link"];
                 delete?: components["schemas"]["Link"];
             };
-        };
+        } & components["schemas"]["EnvironmentAccessBounds"];
         /**
          * @description An environment as another resource embeds it (an environment its `successor`): its fields and `_links.self`.
          * @example {
@@ -6562,6 +6636,19 @@ export interface components {
         EnvironmentSummary: components["schemas"]["Common"] & {
             name: string;
             shortName: string;
+        };
+        /** @description How long access grants in the environment may and do last (ISO-8601 durations; `null`: no bound, no default). */
+        EnvironmentAccessBounds: {
+            /**
+             * @description The longest an access grant here may last; `null`: no bound.
+             * @example P90D
+             */
+            maxAccessDuration: string | null;
+            /**
+             * @description How long an access grant here lasts when its request names no end; `null`: no default.
+             * @example P30D
+             */
+            defaultAccessDuration: string | null;
         };
         EnvironmentCollection: {
             _embedded: {
@@ -8489,6 +8576,8 @@ export interface components {
          *           "visibility": "Public",
          *           "properties": {},
          *           "settings": {},
+         *           "maxAccessDuration": null,
+         *           "defaultAccessDuration": null,
          *           "private": false,
          *           "autoApproved": false,
          *           "created_at": "2026-11-21T10:15:30",
@@ -9918,6 +10007,11 @@ export interface operations {
                  *     ]
                  */
                 statuses?: components["schemas"]["GrantStatus"][];
+                /**
+                 * @description An ISO-8601 instant with its time zone: only grants whose `expiresAt` is before it.
+                 * @example 2026-12-31T00:00:00Z
+                 */
+                expiringBefore?: string;
                 /**
                  * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
