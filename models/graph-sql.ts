@@ -61,7 +61,7 @@ const APPLICATION_COLUMNS = 'a.uid AS a_uid, a.name AS a_name, a.short_name AS a
   + ' a.visibility AS a_visibility, a.owners_uid AS a_owners, ag.name AS a_owners_name';
 const STREAM_COLUMNS = 's.uid AS s_uid, s.name AS s_name, s.visibility AS s_visibility, s.owners_uid AS s_owners, sg.name AS s_owners_name';
 const ENVIRONMENT_COLUMNS = 'e.uid AS e_uid, e.name AS e_name, e.short_name AS e_short, e.visibility AS e_visibility, e.owners_uid AS e_owners';
-const GRANT_COLUMNS = 'g.uid AS g_uid, g.access_type AS g_access, g.status AS g_status, g.requested_by AS g_requested_by, g.requested_at AS g_requested_at';
+const GRANT_COLUMNS = 'g.uid AS g_uid, g.access_type AS g_access, g.status AS g_status, g.requested_by AS g_requested_by, g.requested_at AS g_requested_at, g.expires_at AS g_expires_at';
 
 /**
  * The stream's configs (one environment with `byEnvironment`), each with its open grants (Approved and Pending),
@@ -123,7 +123,7 @@ export function environmentGraphSql(m: Models, allStreams: boolean): GraphStatem
     const counted = pagedStreams(m, allStreams, p, () => `LIMIT ${p('window')}`);
     const page = pagedStreams(m, allStreams, p, () => `LIMIT ${p('size')} OFFSET ${p('offset')}`);
     return `SELECT k.total, ps.uid AS s_uid, ps.name AS s_name, ps.visibility AS s_visibility, ps.owners_uid AS s_owners, sg.name AS s_owners_name,
-  ps.config_uid AS c_uid, g.uid AS g_uid, g.access_type AS g_access, ${APPLICATION_COLUMNS}, ${applicationSeen}, d.state AS d_state
+  ps.config_uid AS c_uid, g.uid AS g_uid, g.access_type AS g_access, g.expires_at AS g_expires_at, ${APPLICATION_COLUMNS}, ${applicationSeen}, d.state AS d_state
 FROM (SELECT COUNT(*) AS total FROM (${counted}) n) k
 LEFT JOIN (${page}) ps ON 1 = 1
 LEFT JOIN ${tableOf(m.Group)} sg ON sg.uid = ps.owners_uid

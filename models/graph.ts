@@ -36,11 +36,12 @@ function streamOf(r: Raw): GraphStream {
   };
 }
 
-function grantOf(r: Raw): Pick<EdgeRow, 'grantUid' | 'accessType' | 'status' | 'requestedBy' | 'requestedAt'> {
-  const at = r.g_requested_at;
+const instantOf = (at: unknown) => (at == null ? null : at instanceof Date ? at : new Date(String(at)));
+
+function grantOf(r: Raw): Pick<EdgeRow, 'grantUid' | 'accessType' | 'status' | 'requestedBy' | 'requestedAt' | 'expiresAt'> {
   return {
     grantUid: String(r.g_uid), accessType: String(r.g_access) as EdgeRow['accessType'], status: String(r.g_status ?? 'Approved') as EdgeRow['status'],
-    requestedBy: text(r.g_requested_by), requestedAt: at == null ? null : at instanceof Date ? at : new Date(String(at)),
+    requestedBy: text(r.g_requested_by), requestedAt: instantOf(r.g_requested_at), expiresAt: instantOf(r.g_expires_at),
   };
 }
 

@@ -22,7 +22,7 @@ export interface GraphStream {
   streamConfigUid: string | null;
 }
 
-export interface EdgeRow { grantUid: string; accessType: AccessType; status: OpenStatus; requestedBy: string | null; requestedAt: Date | null }
+export interface EdgeRow { grantUid: string; accessType: AccessType; status: OpenStatus; requestedBy: string | null; requestedAt: Date | null; expiresAt: Date | null }
 
 /** What the caller sees whole (its roles) and the groups it is in. */
 export interface Sight { allStreams: boolean; allApplications: boolean; allEnvironments: boolean; allGrants: boolean; groups: ReadonlySet<string> }
@@ -44,7 +44,7 @@ export function readsGrant(sight: Sight, owners: { application: string; stream: 
   return sight.allGrants || sight.groups.has(owners.application) || sight.groups.has(owners.stream) || sight.groups.has(owners.environment);
 }
 
-export interface Member<T> { node: T; grantUid: string; grantReadable: boolean; status: OpenStatus; requestedBy: string | null; requestedAt: Date | null; accessType: AccessType }
+export interface Member<T> { node: T; grantUid: string; grantReadable: boolean; status: OpenStatus; requestedBy: string | null; requestedAt: Date | null; expiresAt: Date | null; accessType: AccessType }
 
 export interface Side<T> { produce: Member<T>[]; consume: Member<T>[]; pending: Member<T>[]; hiddenProduce: number; hiddenConsume: number; hiddenPending: number }
 
@@ -58,7 +58,7 @@ function place<T>(side: Side<T>, edge: EdgeRow, node: T, visible: boolean, grant
     side[hiddenKey] += 1;
     return;
   }
-  side[where].push({ node, grantUid: edge.grantUid, grantReadable, status: edge.status, requestedBy: edge.requestedBy, requestedAt: edge.requestedAt, accessType: edge.accessType });
+  side[where].push({ node, grantUid: edge.grantUid, grantReadable, status: edge.status, requestedBy: edge.requestedBy, requestedAt: edge.requestedAt, expiresAt: edge.expiresAt, accessType: edge.accessType });
 }
 
 export interface StreamGraphRow { environment: EnvironmentPart; streamConfigUid: string; edge: (EdgeRow & { application: GraphApplication }) | null }

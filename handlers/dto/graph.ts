@@ -5,6 +5,7 @@
 import type { Row } from '../../models/define';
 import type { RequestContext } from '../../core/context';
 import { itemHref, link, timestamp, type Link } from '../../core/hal';
+import { instant } from './grant-expiry';
 import {
   deploymentOf, type EnvironmentEntry, type EnvironmentPart, type GraphApplication, type GraphEdge, type GraphStream, type Member, type StreamNode,
 } from '../../core/rules/graph';
@@ -36,7 +37,7 @@ function member<T>(ctx: RequestContext, m: Member<T>, node: (ctx: RequestContext
   const shown = node(ctx, m.node);
   if (!m.grantReadable) return { ...shown, accessType: m.accessType, status: m.status };
   return {
-    ...shown, accessType: m.accessType, status: m.status, grant: m.grantUid, requestedBy: m.requestedBy, requested_at: timestamp(m.requestedAt),
+    ...shown, accessType: m.accessType, status: m.status, grant: m.grantUid, requestedBy: m.requestedBy, requested_at: timestamp(m.requestedAt), expiresAt: instant(m.expiresAt),
     _links: { ...shown._links, applicationAccessGrant: link(href(ctx, 'application_access_grants', m.grantUid)) },
   };
 }

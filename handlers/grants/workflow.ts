@@ -70,11 +70,14 @@ function expiryOfRequest(r: GrantRequest, now: Date): Date | null {
 /**
  * The open grant of the same identity blocks a new request (409) unless it is an Approved one already past its end:
  * that one is revoked here as the sweep would (by `system`, reason `expired`), so a renewal need not wait for it.
+ * Answers the grant that still blocks, if any.
  */
-async function clearExpired(ctx: RequestContext, key: string, now: Date, transaction: Transaction): Promise<boolean> {
+async function blockingGrant(ctx: RequestContext, key: string, now: Date, transaction: Transaction): Promise<Row | null> {
   const open = await ctx.models.ApplicationAccessGrant.findOne({ where: { openKey: key }, transaction });
-  if (!open) return true;
-  return open.status === 'Approved' && hasExpired(open.expiresAt as Date | null, now) && expireGrant(ctx.models, open, now, transaction);
+  if (!open) return null;
+  const expired = hasExpired(open.expiresAt as Date | null, now);
+  if (open.status === 'Approved' && expired && (await expireGrant(ctx.models, open, now, transaction))) return null;
+  return open;
 }
 
 /**
@@ -96,10 +99,14 @@ export async function requestGrant(ctx: RequestContext, r: GrantRequest, transac
     throw new UnprocessableError(`Application ${application.shortName} has no principal or credential in environment ${environment.shortName}`);
   }
   const identity = { applicationUid: application.uid, streamUid: stream.uid, environmentUid: environment.uid, accessType };
-  const clash = () => new ConflictError(
-    `Application ${application.shortName} already has an open ${accessType} grant for stream ${stream.name} in environment ${environment.shortName}`);
+  const clash = (open?: Row) => new ConflictError(
+    `Application ${application.shortName} already has an open ${accessType} grant for stream ${stream.name} in environment ${environment.shortName}`
+    // A Pending request past its end can never be approved; the requester withdraws it to ask again.
+    + (open?.status === 'Pending' && hasExpired(open.expiresAt as Date | null, now)
+      ? `; its request ${open.uid} ended unapproved at ${(open.expiresAt as Date).toISOString()}: cancel it and request again` : ''));
   const { ApplicationAccessGrant } = ctx.models;
-  if (!(await clearExpired(ctx, openKey(identity, 'Pending')!, now, transaction))) throw clash();
+  const blocking = await blockingGrant(ctx, openKey(identity, 'Pending')!, now, transaction);
+  if (blocking) throw clash(blocking);
   const access = await accessFor(ctx, r, transaction);
   const status = imported ? 'Approved' : requestedStatus({ authorizationIssuer: environment.authorizationIssuer, visibility: environment.visibility });
   const by = ctx.principal.email;

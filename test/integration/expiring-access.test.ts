@@ -185,6 +185,18 @@ describe('the end of a grant', () => {
     expect((await authAnswer(app, w.appOwner.token, 'GRANT_REVOKE', 'APPLICATION_ACCESS_GRANT', grant.uid)).status).toBe(200);
   });
 
+  it('a Pending request past its end still blocks a new one; the 409 says so, and once cancelled the new one is taken', async () => {
+    const stream = await freshStream();
+    const first = expectStatus(await ask(stream, w.managed, { validFor: 'P1D' }), 201).body;
+    expect(expectError(await ask(stream, w.managed, { validFor: 'P1D' }), 409).errors[0]).not.toMatch(/ended unapproved/);
+    await endedAgo(first.uid);
+    const blocked = expectError(await ask(stream, w.managed, { validFor: 'P1D' }), 409);
+    expect(blocked.errors[0]).toMatch(new RegExp(`; its request ${first.uid} ended unapproved at .+Z: cancel it and request again$`));
+    expect((await call(app, 'GET', `${G}/${first.uid}`, { token: w.appOwner.token })).body.status).toBe('Pending');
+    expectStatus(await call(app, 'DELETE', `${G}/${first.uid}`, { token: w.appOwner.token }), 204);
+    expectStatus(await ask(stream, w.managed, { validFor: 'P1D' }), 201);
+  });
+
   it('renewal is a new request: an Approved grant past its end no longer blocks it (revoked first, by system)', async () => {
     const stream = await freshStream();
     const first = expectStatus(await ask(stream, w.auto, { validFor: 'P1D' }), 201).body;

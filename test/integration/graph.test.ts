@@ -113,6 +113,23 @@ describe('GET /streams/{id}/graph', () => {
     for (const uid of x.over) expect(text).not.toContain(uid);
   });
 
+  it("a grant's end shows where the grant is readable, in the stream's and the application's graph", async () => {
+    const end = '2099-01-01T00:00:00.000Z';
+    await app.models.ApplicationAccessGrant.update({ expiresAt: new Date(end) }, { where: { uid: x.consumes.uid } });
+    try {
+      expect((await get(`/application_access_grants/${x.consumes.uid}`, t.admin.token)).body.expiresAt).toBe(end);
+      const consumers = byShortName((await get(`/streams/${w.stream.uid}/graph`, t.admin.token)).body).grauto.consumers;
+      expect(consumers.find((c: any) => c.grant === x.consumes.uid).expiresAt).toBe(end);
+      expect(consumers.find((c: any) => c.grant === x.ksmlConsumes.uid).expiresAt).toBeNull();
+      const consumesFrom = byShortName((await get(`/applications/${w.application.uid}/graph`, w.appOwner.token)).body).grauto.consumesFrom;
+      expect(consumesFrom.find((c: any) => c.grant === x.consumes.uid).expiresAt).toBe(end);
+      const seen = byShortName((await get(`/streams/${w.stream.uid}/graph`, outsider.token)).body).grauto.consumers;
+      expect(seen.find((c: any) => c.uid === w.application.uid)).not.toHaveProperty('expiresAt');
+    } finally {
+      await app.models.ApplicationAccessGrant.update({ expiresAt: null }, { where: { uid: x.consumes.uid } });
+    }
+  });
+
   it('a Ksml (or Connector) application shows its deployment state there', async () => {
     const { body } = await get(`/streams/${w.stream.uid}/graph`, t.admin.token);
     const ksml = byShortName(body).grauto.consumers.find((c: any) => c.uid === x.ksml.uid);

@@ -26,7 +26,7 @@ const REL_TARGET: Record<string, string> = {
   owners: 'groups', viewers: 'groups',
   supportTier: 'support_tiers', schema: 'schemas', keySchema: 'schemas', valueSchema: 'schemas',
   confidentiality: 'confidentialities', integrity: 'integrities',
-  stream: 'streams', environment: 'environments', keySchemaVersion: 'schema_versions', valueSchemaVersion: 'schema_versions',
+  stream: 'streams', environment: 'environments', successor: 'environments', keySchemaVersion: 'schema_versions', valueSchemaVersion: 'schema_versions',
   application: 'applications', grants: 'application_access_grants',
 };
 /** The descriptor of a collection (handlers/resources.ts lists every one, access, principals, credentials and deployments included). */

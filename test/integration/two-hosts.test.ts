@@ -39,7 +39,8 @@ beforeAll(async () => {
       }],
     },
   });
-  h = await startHosts(3, { AIVEN_API_URL: aiven.url });
+  // Every host sweeps for expired access often, so their sweeps meet on the same due grants.
+  h = await startHosts(3, { AIVEN_API_URL: aiven.url, ACCESS_EXPIRY_SWEEP_MS: '250' });
   t = await createTenant(h.at(0), 'hosts');
   w = await accessWorld(h.at(1), t, 'th');
 }, 240_000);
@@ -168,6 +169,37 @@ describe('races across hosts: one winner', () => {
     expect(await m.Stream.count({ where: { tenantUid: t.tenant.uid, name: body.topics } })).toBe(6);
     expect(await m.StreamConfig.count({ where: { tenantUid: t.tenant.uid, environmentUid: env.uid } })).toBe(6);
   });
+});
+
+describe('access that expires, swept by every host', () => {
+  it('each grant past its end is revoked once, with one audit entry by system, whichever host swept it', async () => {
+    const streams = await Promise.all([0, 1, 2, 3, 4].map((i) => worldStream(h.at(i), w, `th-expiring-${i}`)));
+    const end = new Date(Date.now() + 3000).toISOString();
+    const grants = await Promise.all(streams.flatMap((stream, i) => ['CONSUMER', 'PRODUCER'].map(async (accessType, j) => {
+      const reply = await call(h.at(i + j), 'POST', '/application_access_grants', { token: w.appOwner.token, body: {
+        applicationId: w.application.uid, streamId: stream.uid, environmentId: w.auto.uid, accessType, expiresAt: end,
+      } });
+      expect(reply.status, reply.text).toBe(201);
+      expect(reply.body).toMatchObject({ status: 'Approved', expiresAt: end });
+      return reply.body.uid as string;
+    })));
+    const { ApplicationAccessGrant } = h.at(0).models;
+    const versions = new Map((await ApplicationAccessGrant.findAll({ where: { uid: grants } })).map((r) => [r.uid, r.version]));
+    const statusOf = async (uid: string) => (await call(h.at(0), 'GET', `/application_access_grants/${uid}`, { token: w.appOwner.token })).body.status;
+    const deadline = Date.now() + 20_000;
+    while ((await Promise.all(grants.map(statusOf))).some((s) => s !== 'Revoked')) {
+      if (Date.now() > deadline) throw new Error(`not every grant was revoked: ${(await Promise.all(grants.map(statusOf))).join(',')}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    // Two more sweeps of every host: nothing is revoked or audited twice.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    for (const uid of grants) {
+      const revoked = (await grantAuditOf(h.at(0), w.application.uid, uid)).filter((e) => e.action === 'APPLICATION_ACCESS_REVOKED');
+      expect(revoked.map((e) => [e.actor, e.details.reason]), uid).toEqual([['system', 'expired']]);
+      const row = await ApplicationAccessGrant.findOne({ where: { uid } });
+      expect([row!.status, row!.processedBy, row!.version]).toEqual(['Revoked', 'system', versions.get(uid) + 1]);
+    }
+  }, 60_000);
 });
 
 describe('what one host writes, another serves at once', () => {

@@ -109,6 +109,14 @@ describe('README: First ten minutes', () => {
     expect(doc.components.messages.Order.payload).toMatchObject({ type: 'record', name: 'Order', namespace: 'io.shop' });
   });
 
+  it("promotes the stream config to the successor environment (the plan first), then draws the stream's graph", () => {
+    const [plan, topic, ...graph] = outputOf(/\/promote"/).trim().split('\n');
+    expect(JSON.parse(plan)).toEqual({ action: 'create', topic: `${t.shortName}-local-acc-orders` });
+    expect(topic).toBe(`${t.shortName}-local-acc-orders`);
+    // Per environment in name order: its short name, then its consumers.
+    expect(graph).toEqual(['acc', 'dev\tbilling']);
+  });
+
   it('reads every step back from the audit history, newest first', () => {
     const entries = outputOf(/audit-history/).trim().split('\n').map((line) => line.split('\t').slice(1).join(' '));
     expect(entries).toEqual(WALKTHROUGH_AUDIT);

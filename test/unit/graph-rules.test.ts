@@ -16,7 +16,7 @@ const application = (uid: string, seen: boolean, applicationType = 'Custom'): Gr
   uid, name: uid, shortName: uid, applicationType, type: null, visibility: seen ? 'Public' : 'Private', ownersUid: `${uid}-owners`, ownersName: null, seen, deploymentState: null,
 });
 const stream = (uid: string, seen: boolean): GraphStream => ({ uid, name: uid, visibility: seen ? 'Public' : 'Private', ownersUid: `${uid}-owners`, ownersName: null, seen, streamConfigUid: `${uid}-config` });
-const edge = (n: number, accessType: AccessType, status: OpenStatus) => ({ grantUid: `g${n}`, accessType, status, requestedBy: 'dev@example.com', requestedAt: null });
+const edge = (n: number, accessType: AccessType, status: OpenStatus) => ({ grantUid: `g${n}`, accessType, status, requestedBy: 'dev@example.com', requestedAt: null, expiresAt: null });
 
 const CASES: Array<[AccessType, OpenStatus, 'produce' | 'consume' | 'pending']> = [
   ['PRODUCER', 'Approved', 'produce'], ['CONSUMER', 'Approved', 'consume'], ['PRODUCER', 'Pending', 'pending'], ['CONSUMER', 'Pending', 'pending'],

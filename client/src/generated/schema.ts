@@ -34,7 +34,9 @@ export interface paths {
          *     duration from now, `P30D`, `PT12H`, `P1M`), not both (400 naming both fields); neither takes the environment's
          *     `defaultAccessDuration`. An end beyond the environment's `maxAccessDuration` from now, a past one or a bad
          *     string is 400 naming the field. Renewal is a new request: an Approved grant already past its end no longer
-         *     blocks it (it is revoked first, as the sweep would: actor `system`, reason `expired`).
+         *     blocks it (it is revoked first, as the sweep would: actor `system`, reason `expired`). A Pending request past its
+         *     end still blocks one (it stays the requester's to withdraw, and the 409 names it: `…; its request <uid> ended
+         *     unapproved at <instant>: cancel it and request again`).
          */
         post: operations["createApplicationAccessGrant"];
         delete?: never;
@@ -6717,6 +6719,8 @@ export interface components {
             requestedBy?: string | null;
             /** @description Where the caller may read the grant. */
             requested_at?: string | null;
+            /** @description Where the caller may read the grant: when it ends (`null`: it does not). */
+            expiresAt?: string | null;
             /** @description `application`, `owners`, `graph`, and `applicationAccessGrant` where the caller may read the grant. */
             _links: {
                 application: components["schemas"]["Link"];
@@ -6755,6 +6759,8 @@ export interface components {
             requestedBy?: string | null;
             /** @description Where the caller may read the grant. */
             requested_at?: string | null;
+            /** @description Where the caller may read the grant: when it ends (`null`: it does not). */
+            expiresAt?: string | null;
             /** @description In an environment graph: Approved producers the caller cannot see. */
             hiddenProducers?: number;
             /** @description In an environment graph: Approved consumers the caller cannot see. */
@@ -6810,6 +6816,7 @@ export interface components {
          *               "grant": "5e6f7a8b9c0d4e1f2a3b4c5d6e7f8a9b",
          *               "requestedBy": "dev@example.com",
          *               "requested_at": "2026-11-21T10:15:30",
+         *               "expiresAt": null,
          *               "_links": {
          *                 "application": {
          *                   "href": "https://portal.example.com/api/applications/4d5e6f7a8b9c4d0e1f2a3b4c5d6e7f8a"
@@ -6953,6 +6960,7 @@ export interface components {
          *               "grant": "5e6f7a8b9c0d4e1f2a3b4c5d6e7f8a9b",
          *               "requestedBy": "dev@example.com",
          *               "requested_at": "2026-11-21T10:15:30",
+         *               "expiresAt": null,
          *               "_links": {
          *                 "stream": {
          *                   "href": "https://portal.example.com/api/streams/6f7a1b2c3d4e4f5a8b9c0d1e2f3a4b5c"
