@@ -22,6 +22,8 @@ export function mysqlDataAccess(models: CallerModels): DataAccess {
   return {
     ...sequelizeReads,
     ...statementReads(select, (model, values) => model.build(values as never, { raw: true, isNewRecord: false })),
+    // MySQL and MariaDB plan every execution for its values.
+    selectUnprepared: (sql, values) => select(sql, values),
     readCaller: (realm, userUid, item) => readCaller(models, realm, userUid, item),
     async readPage(model, where, order, limit, offset) {
       return { rows: await model.findAll({ where, order, limit, offset }) };

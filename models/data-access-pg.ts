@@ -20,6 +20,8 @@ export function pgDataAccess(models: CallerModels): DataAccess {
   return {
     ...sequelizeReads,
     ...statementReads(select, readRow),
+    // The values in the text: a statement without parameters is planned for them.
+    selectUnprepared: (sql, values) => sequelize.query<Record<string, unknown>>(sql, { replacements: values, type: QueryTypes.SELECT }),
     readCaller: (realm, userUid, item) => readCaller(models, realm, userUid, item),
     async readPage(model, where, order, limit, offset, wanted) {
       if (wanted && readsAsText(model as ModelStatic<Model>)) return readPageWithTargets(model, where, order, limit, offset, wanted);

@@ -44,6 +44,11 @@ export interface DataAccess {
   readLinkSources(joins: ModelStatic<Model>[], targetUid: string, transaction?: Transaction): Promise<string[]>;
   /** The rows of a hand-written SELECT whose `?` take `values` (an array value fills `IN (?)`). */
   select(sql: string, values: unknown[], transaction?: Transaction): Promise<Record<string, unknown>[]>;
+  /**
+   * As `select`, for a statement whose best plan depends on its values (how many rows one key has, as an
+   * environment's streams): planned for the values of each call, never as a prepared generic plan.
+   */
+  selectUnprepared(sql: string, values: unknown[]): Promise<Record<string, unknown>[]>;
 }
 
 /** The reads both implementations make through Sequelize's own findOne and findAll. */

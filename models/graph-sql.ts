@@ -120,7 +120,11 @@ export function environmentGraphSql(m: Models, allStreams: boolean): GraphStatem
   return cached(`environment:${allStreams}`, (p) => {
     // Built in the order of the text: each `?` takes the slot placed before it.
     const applicationSeen = seenColumn(m, 'application', 'a', p);
-    const counted = pagedStreams(m, allStreams, p, () => `LIMIT ${p('window')}`);
+    // A caller who sees every stream counts the environment's configs on their environment index alone; one who
+    // does not counts the streams it sees, each config joined to its stream.
+    const counted = allStreams
+      ? `SELECT c.uid FROM ${tableOf(m.StreamConfig)} c WHERE c.environment_uid = ${p('environment')} LIMIT ${p('window')}`
+      : pagedStreams(m, allStreams, p, () => `LIMIT ${p('window')}`);
     const page = pagedStreams(m, allStreams, p, () => `LIMIT ${p('size')} OFFSET ${p('offset')}`);
     return `SELECT k.total, ps.uid AS s_uid, ps.name AS s_name, ps.visibility AS s_visibility, ps.owners_uid AS s_owners, sg.name AS s_owners_name,
   ps.config_uid AS c_uid, g.uid AS g_uid, g.access_type AS g_access, g.expires_at AS g_expires_at, ${APPLICATION_COLUMNS}, ${applicationSeen}, d.state AS d_state
