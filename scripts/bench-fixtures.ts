@@ -1,15 +1,15 @@
 /**
  * What the bench tenant needs before seeding, made through the HTTP API as a user would (a group owning everything
  * with the admin as member, three clusters, an instance, an environment, an AVRO schema with a stream deployed on it, an application
- * with a principal there), and the pending access grants the approve scenario consumes. Each fixture found by name
+ * with a principal there), and what the write scenarios consume: pending access grants to approve, stream configs to delete. Each fixture found by name
  * is reused, so a second run on the same DATABASE_URL goes on where the first stopped.
  */
 import { QueryTypes } from 'sequelize';
 import type { Models } from '../models';
-import type { RowModel } from '../models/define';
+import { newUid, type RowModel } from '../models/define';
 import { topicNameOf } from '../core/rules/stream-config-rules';
 import { inParallel, type Api } from './bench-api';
-import { progress, type StreamSeed } from './bench-seed';
+import { columnsOf, progress, settle, type StreamSeed } from './bench-seed';
 
 export interface Fixtures {
   tenantUid: string;
@@ -91,4 +91,40 @@ export async function pendingGrants(api: Api, models: Models, f: Fixtures, count
     bar(uids.length);
   });
   return uids;
+}
+
+/**
+ * `count` stream configs in the bench environment that nothing blocks from being deleted (no grant names their
+ * stream), each on a stream of its own named `<tag>-<i>`. Written straight into the database, rows as the create
+ * handlers write them (as bench-seed.ts does): through the API they would take longer than the runs deleting them.
+ * Answers their uids.
+ */
+export async function configsToDelete(models: Models, f: Fixtures, tag: string, count: number): Promise<string[]> {
+  const s = f.seed;
+  const at = new Date();
+  const common = { tenantUid: s.tenantUid, createdBy: s.actor, modifiedBy: s.actor, createdAt: at, modifiedAt: at, version: 0 };
+  const streams: Record<string, unknown>[] = [];
+  const configs: Record<string, unknown>[] = [];
+  for (let i = 0; i < count; i++) {
+    const name = `${tag}-${i}`;
+    const uid = newUid();
+    streams.push({
+      ...common, uid, name, nameKey: name.toLowerCase(), description: null, keyType: 'String', valueType: 'JSON', keySchemaUid: null, valueSchemaUid: null,
+      retentionPolicy: 'delete', visibility: 'Public', ownersUid: s.ownersUid, confidentialityUid: null, integrityUid: null, properties: '{}',
+    });
+    configs.push({
+      ...common, uid: newUid(), streamUid: uid, environmentUid: s.environment.uid, partitions: s.environment.partitions,
+      retentionTime: s.environment.retentionTime, properties: '{}', keySchemaVersionUid: null, valueSchemaVersionUid: null, topicName: s.topicName(name),
+    });
+  }
+  const qi = models.sequelize.getQueryInterface();
+  const [streamColumns, configColumns] = [columnsOf(models.Stream), columnsOf(models.StreamConfig)];
+  for (let from = 0; from < count; from += 2_000) {
+    await models.sequelize.transaction(async (transaction) => {
+      await qi.bulkInsert('streams', streams.slice(from, from + 2_000).map(streamColumns), { transaction });
+      await qi.bulkInsert('stream_configs', configs.slice(from, from + 2_000).map(configColumns), { transaction });
+    });
+  }
+  await settle(models, ['streams', 'stream_configs']);
+  return configs.map((c) => c.uid as string);
 }

@@ -1,4 +1,5 @@
-/** The ratios of the size-dependent rows and issue 15's goals, judged from a finished run. */
+/** The ratios of the size-dependent rows and the goals of issues 15 and 34, judged from a finished run. */
+import { median, pairRatios, type WriteOutcome } from './bench-pairs';
 import type { Row } from './bench-run';
 import type { ColdStart } from './bench-service';
 import type { Goal } from './bench-table';
@@ -39,6 +40,24 @@ export interface Outcome {
   starts: ColdStart[];
   /** The largest API process-tree RSS with WORKERS=1, MiB; null without /proc. */
   rss: number | null;
+  /** The write scenarios' pairs with their bare twin; none on a database without one. */
+  writes?: WriteOutcome[];
+}
+
+/** A write keeps up with its bare twin: req/s ours÷bare ≥ 0.66 and p99 ours÷bare ≤ 2, each the median of the pairs. */
+export function writeGoals(w: WriteOutcome): Goal[] {
+  const of = `median of ${w.pairs.length} pair${w.pairs.length === 1 ? '' : 's'}, c=${w.connections}`;
+  if (w.pairs.length === 0) {
+    const none = { value: 'no bare baseline on this database', met: null };
+    return [{ name: `${w.scenario} req/s ours÷bare ≥ 0.66`, ...none }, { name: `${w.scenario} p99 ours ≤ 2 × bare's`, ...none }];
+  }
+  const r = pairRatios(w.pairs);
+  const [rps, p99] = [median(r.rps), median(r.p99)];
+  const pairs = (xs: number[]) => `pairs ${xs.map((x) => x.toFixed(2)).join(', ')}`;
+  return [
+    { name: `${w.scenario} req/s ours÷bare ≥ 0.66 (${of})`, value: `${rps.toFixed(2)} (${pairs(r.rps)})`, met: rps >= 0.66 },
+    { name: `${w.scenario} p99 ours ≤ 2 × bare's (${of})`, value: `${p99.toFixed(2)} × (${pairs(r.p99)})`, met: p99 <= 2 },
+  ];
 }
 
 export function goalsOf(o: Outcome): Goal[] {
@@ -54,5 +73,6 @@ export function goalsOf(o: Outcome): Goal[] {
     { name: 'cold start ≤ 10 s (second start, spawn to first authenticated 200)', value: `${(o.cold.user / 1000).toFixed(2)} s`, met: o.cold.user <= 10_000 },
     { name: 'a token at the first 200 of /api/info', value: o.starts.every((c) => c.tokenAtOnce) ? 'on every start' : 'not on every start', met: o.starts.every((c) => c.tokenAtOnce) },
     { name: 'RSS ≤ 200 MB (max over the API process tree, WORKERS=1)', value: mb === null ? 'no /proc' : `${mb.toFixed(0)} MB (${o.rss!.toFixed(0)} MiB)`, met: mb === null ? null : mb <= 200 },
+    ...(o.writes ?? []).flatMap(writeGoals),
   ];
 }

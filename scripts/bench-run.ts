@@ -75,7 +75,7 @@ export async function runScenario(scenario: string, size: string, spec: LoadSpec
   const statuses: Record<string, number> = Object.fromEntries(Object.entries((r.statusCodeStats ?? {}) as Record<string, { count: number }>).map(([s, v]) => [s, Number(v.count)]));
   if (r.errors) statuses.socket = r.errors;
   const row: Row = {
-    scenario, size, rps: r.requests.total / r.duration, p50: r.precise.p50 ?? NaN, p99: r.precise.p99 ?? NaN, errors: r.non2xx + r.errors, rss, statuses,
+    scenario, size, rps: r.requests.total / (r.precise.seconds ?? r.duration), p50: r.precise.p50 ?? NaN, p99: r.precise.p99 ?? NaN, errors: r.non2xx + r.errors, rss, statuses,
   };
   process.stderr.write(` ${Math.round(row.rps)} req/s, p50 ${row.p50.toFixed(1)} ms${row.errors ? `, ${row.errors} errors ${JSON.stringify(statuses)}` : ''}\n`);
   return row;

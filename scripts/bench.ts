@@ -2,7 +2,8 @@
  * `npm run bench`: the project's performance record (issue 15). The API runs as `npm start` runs it, a child process
  * on the bench's database (embedded PostgreSQL in a temporary directory, or DATABASE_URL: an empty database, or one
  * a previous bench filled); load comes from autocannon in another process (bench-load.ts); a bare Express + pg
- * server (bench-bare.ts) reads the same table in the same run as the baseline. The bench tenant has the largest of
+ * server (bench-bare.ts) reads the same table in the same run as the baseline, and does each measured write by hand
+ * (bench-writes.ts: bare and ours alternate, in pairs, on fresh rows). The bench tenant has the largest of
  * BENCH_SIZES streams (each with a stream config) in the bench's database, and each smaller size in a database of its
  * own beside it with an API of its own (bench-sizes.ts); the size-dependent reads are timed at every size in
  * BENCH_SIZE_ROUNDS alternating rounds, and so are the audit queries at each of BENCH_AUDIT_SIZES. The other scenarios run
@@ -10,7 +11,8 @@
  *
  * BENCH_SIZES (1000,100000,1000000), BENCH_AUDIT_SIZES (10000,1000000; BENCH_AUDIT=0 skips), BENCH_DURATION seconds
  * per scenario (10), BENCH_WARMUP seconds before each, not counted (1), BENCH_CONNECTIONS (32), BENCH_GRANTS pending
- * grants approved (3000), BENCH_ROUNDS of bare/ours GET item (3), BENCH_SIZE_ROUNDS of the sizes (3), BENCH_START_WARMUP seconds of untimed load on a
+ * grants approved (3000, over all runs; no more than two per seeded stream), BENCH_CONFIGS stream configs deleted (6000,
+ * over all runs), BENCH_ROUNDS of bare/ours GET item and of each write (3), BENCH_SIZE_ROUNDS of the sizes (3), BENCH_START_WARMUP seconds of untimed load on a
  * server just started (5), BENCH_LOG_LEVEL of the API (warn: failures only; info adds the line of every request).
  * A quick try: BENCH_SIZES=1000,5000 BENCH_AUDIT_SIZES=1000,5000 BENCH_DURATION=2 npm run bench
  * `npm run bench -- soak` runs the soak instead (scripts/bench-soak.ts).
@@ -25,7 +27,8 @@ import { openDatabase } from '../models/db';
 import { migrate } from '../migrations/migrator';
 import { Api } from './bench-api';
 import { auditHistory } from './bench-audit';
-import { createFixtures, pendingGrants } from './bench-fixtures';
+import { createFixtures } from './bench-fixtures';
+import { median, pairNote } from './bench-pairs';
 import { killAllNow, processCount, stopAll } from './bench-procs';
 import { runScenario, warmUp, type LoadSpec, type Row } from './bench-run';
 import { seededName, seedStreams } from './bench-seed';
@@ -34,6 +37,7 @@ import { soak } from './bench-soak';
 import { siblingTarget, stopTargets, type SizeTarget } from './bench-sizes';
 import { goalsOf, setGrowthRatios } from './bench-goals';
 import { coldStartTable, goalList, scenarioTable, sizeLabel } from './bench-table';
+import { writeRounds } from './bench-writes';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
 
 function sizes(name: string, fallback: string): number[] {
@@ -47,6 +51,7 @@ const DURATION = Number(process.env.BENCH_DURATION || 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
 const GRANTS = Number(process.env.BENCH_GRANTS || 3000);
+const CONFIGS = Number(process.env.BENCH_CONFIGS || 6000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 // The sizes' rounds: a size runs with no bare run beside it to show the drift, so its best round of several counts.
 const SIZE_ROUNDS = Number(process.env.BENCH_SIZE_ROUNDS || 3);
@@ -181,11 +186,7 @@ async function main(): Promise<string> {
       best.bare = Math.max(best.bare, b ? b.rps : 0);
       best.ours = Math.max(best.ours, o.rps);
     }
-    if (best.pairs.length) {
-      const sorted = [...best.pairs].sort((x, y) => x - y);
-      const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-      notes.push(`GET /${collection}/{uid}${tag} ours÷bare per pair: ${best.pairs.map((r) => r.toFixed(2)).join(', ')} (median ${median.toFixed(2)})`);
-    }
+    if (best.pairs.length) notes.push(`GET /${collection}/{uid}${tag} ours÷bare per pair: ${best.pairs.map((r) => r.toFixed(2)).join(', ')} (median ${median(best.pairs).toFixed(2)})`);
     return best;
   };
   const item = await itemRounds('');
@@ -200,21 +201,11 @@ async function main(): Promise<string> {
   await load('POST token (password grant; hashes by design)', largest, {
     method: 'POST', paths: [new URL(api.tokenUrl).pathname], body: api.tokenForm, headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
   });
-  const run = Date.now().toString(36);
-  await load('POST /api/streams', largest, {
-    method: 'POST', paths: ['/api/streams'], headers: await api.headers(true),
-    body: JSON.stringify({ name: `new-${run}-{n}`, keyType: 'String', valueType: 'JSON', owners: fixtures.seed.ownersUid }),
+  const writes = await writeRounds({
+    api, models, fixtures, bare, rounds: ROUNDS, connections: CONNECTIONS, grants: GRANTS, configs: CONFIGS,
+    streams: (limit) => uids(limit, 'DESC'), load: (scenario, spec, target) => load(scenario, largest, spec, target),
   });
-  // Distinct rows, round-robin: two PATCHes of one row at once may rightly lose with 409.
-  const patched = (await uids(20_000, 'DESC')).map((u) => `/api/streams/${u}`);
-  await load('PATCH /api/streams/{uid} description', largest, { method: 'PATCH', paths: patched, headers: await api.headers(true), body: JSON.stringify({ description: `patched by the bench {n}` }) });
-
-  const grants = await pendingGrants(api, models, fixtures, GRANTS);
-  await api.signIn();
-  await load(`PUT /api/application_access_grants/{id} (approve ${grants.length} pending)`, largest, {
-    method: 'PUT', paths: grants.map((g) => `/api/application_access_grants/${g}`), headers: await api.headers(true), body: '{}',
-    amount: grants.length, connections: Math.min(CONNECTIONS, grants.length),
-  });
+  for (const w of writes) if (w.pairs.length) notes.push(pairNote(w.scenario, w.pairs));
 
   const AUDIT: string[] = [];
   if (AUDIT_SIZES.length) {
@@ -259,13 +250,13 @@ async function main(): Promise<string> {
 
   const growing = [{ scenarios: [...LISTS, FIND, GRAPH], limit: 1.3 }, { scenarios: AUDIT, limit: 1.5 }];
   setGrowthRatios(rows, growing.flatMap((g) => g.scenarios));
-  const goals = goalsOf({ rows, item, growing, asyncapiAlone, cold: starts[1][1], starts: starts.map(([, c]) => c), rss });
+  const goals = goalsOf({ rows, item, growing, asyncapiAlone, cold: starts[1][1], starts: starts.map(([, c]) => c), rss, writes });
   if (bare) notes.push(`WORKERS=${workers} GET item req/s ours÷bare (best run of each): ${Math.round(parallel.ours)} ÷ ${Math.round(parallel.bare)} = ${(parallel.ours / parallel.bare).toFixed(2)}`);
 
   return [
     `# npm run bench`, '', header, '',
-    `${CONNECTIONS} connections unless the scenario says c=1, ${DURATION} s per scenario after ${WARMUP} s of warm-up (the approvals: each pending grant once, no warm-up). `
-    + 'Errors are non-2xx answers plus socket errors and timeouts. Ratio: on ours GET item rows, req/s ÷ the bare run just before; '
+    `${CONNECTIONS} connections unless the scenario says c=1, ${DURATION} s per scenario after ${WARMUP} s of warm-up (approving grants and deleting stream configs: each row once, no warm-up, timed from the first request to the last answer). `
+    + 'Errors are non-2xx answers plus socket errors and timeouts. Ratio: on ours GET item and write rows, req/s ÷ the bare run just before; '
     + `on the size-dependent rows, p50 ÷ the best p50 at the smallest size; each size has a database (and an API) of its own, and the sizes alternate in ${SIZE_ROUNDS} rounds, in the order shown. RSS: the API process and its children (or bench-bare.ts on bare rows), sampled every 250 ms.`,
     '', '## Cold start', '', coldStartTable(starts), '', '## Scenarios', '', scenarioTable(rows), '',
     ...notes.map((n) => `- ${n}`), '', '## Goals', '', goalList(goals), '',

@@ -1,10 +1,11 @@
 /**
  * How `npm run bench` judges the sizes (scripts/bench-goals.ts): each size is measured in several alternating
- * rounds and the best round of each size is compared; and where the smaller sizes' databases live
- * (scripts/bench-sizes.ts siblingUrl).
+ * rounds and the best round of each size is compared; how it judges a write against its bare twin (the median of
+ * the alternating pairs); and where the smaller sizes' databases live (scripts/bench-sizes.ts siblingUrl).
  */
 import { describe, expect, it } from 'vitest';
-import { goalsOf, setGrowthRatios } from '../../scripts/bench-goals';
+import { goalsOf, setGrowthRatios, writeGoals } from '../../scripts/bench-goals';
+import { median, pairNote, type Pair } from '../../scripts/bench-pairs';
 import type { Row } from '../../scripts/bench-run';
 import { siblingUrl } from '../../scripts/bench-sizes';
 
@@ -57,6 +58,58 @@ describe('growth of a size-dependent scenario', () => {
       cold: { info: 2000, token: 2100, user: 2200, tokenAtOnce: true, earlyAnswers: [] }, starts: [], rss: 180,
     };
     expect(goalsOf(outcome).some((g) => g.name.startsWith(LIST))).toBe(false);
+  });
+});
+
+describe('a write against its bare twin', () => {
+  const POST = 'POST /api/clusters';
+  /** A pair: bare then ours, req/s and p99 of each. */
+  const pair = (bare: [number, number], ours: [number, number]): Pair => ({
+    bare: { ...row('POST /clusters bare', '1k', 10, bare[0]), p99: bare[1] }, ours: { ...row(POST, '1k', 10, ours[0]), p99: ours[1] },
+  });
+  const goals = (pairs: Pair[]) => writeGoals({ scenario: POST, connections: 32, pairs });
+
+  it('judges the median of the pairs, so one disturbed pair neither meets nor fails the goal', () => {
+    // The middle pair ran while the machine was busy for bare only: its ratio is the outlier.
+    const [rps, p99] = goals([pair([500, 100], [300, 150]), pair([200, 400], [300, 150]), pair([500, 100], [350, 210])]);
+    expect(rps).toEqual({ name: `${POST} req/s ours÷bare ≥ 0.66 (median of 3 pairs, c=32)`, value: '0.70 (pairs 0.60, 1.50, 0.70)', met: true });
+    expect(p99).toEqual({ name: `${POST} p99 ours ≤ 2 × bare's (median of 3 pairs, c=32)`, value: '1.50 × (pairs 1.50, 0.38, 2.10)', met: true });
+  });
+
+  it('is not met below two thirds of bare\'s req/s, nor past twice its p99', () => {
+    const [rps, p99] = goals([pair([500, 100], [170, 350]), pair([510, 110], [180, 330]), pair([490, 100], [175, 404])]);
+    expect(rps.met).toBe(false);
+    expect(rps.value).toMatch(/^0\.35 /);
+    expect(p99.met).toBe(false);
+    expect(p99.value).toMatch(/^3\.50 ×/);
+  });
+
+  it('meets each goal exactly at its limit', () => {
+    const [rps, p99] = goals([pair([300, 100], [198, 200])]);
+    expect([rps.met, p99.met]).toEqual([true, true]);
+    expect(rps.name).toContain('median of 1 pair,');
+  });
+
+  it('says there was no baseline where no bare twin ran (not PostgreSQL)', () => {
+    expect(goals([]).map((g) => [g.value, g.met])).toEqual([['no bare baseline on this database', null], ['no bare baseline on this database', null]]);
+  });
+
+  it('lists every write scenario\'s two goals after the others', () => {
+    const outcome = {
+      rows: [], item: { bare: 1000, ours: 700 }, growing: [], asyncapiAlone: row('asyncapi', '1M', 2),
+      cold: { info: 2000, token: 2100, user: 2200, tokenAtOnce: true, earlyAnswers: [] }, starts: [], rss: 180,
+      writes: [{ scenario: POST, connections: 32, pairs: [pair([500, 100], [400, 150])] }, { scenario: 'PATCH /api/streams/{uid}', connections: 32, pairs: [] }],
+    };
+    const names = goalsOf(outcome).map((g) => g.name);
+    expect(names.slice(-4).map((n) => n.split(' ').slice(0, 3).join(' '))).toEqual([
+      `${POST} req/s`, `${POST} p99`, 'PATCH /api/streams/{uid} req/s', 'PATCH /api/streams/{uid} p99',
+    ]);
+  });
+
+  it('notes each pair\'s ratios in the order run, with their medians', () => {
+    expect(pairNote(POST, [pair([500, 100], [300, 150]), pair([400, 100], [400, 100])]))
+      .toBe(`${POST} ours÷bare per pair: req/s 0.60, 1.00 (median 0.80); p99 1.50, 1.00 (median 1.25)`);
+    expect([median([3, 1, 2]), median([4, 1, 3, 2]), median([])]).toEqual([2, 2.5, NaN]);
   });
 });
 
