@@ -6,20 +6,20 @@ import type { RequestContext } from '../../core/context';
 import { BadRequestError, ForbiddenError, NotFoundError, UnprocessableError } from '../../core/errors';
 import { checkIfMatch, notModified, validatorHeaders } from './etag';
 import { link } from '../../core/hal';
-import { checkUnique, diff, readInput, uniqueIndexClash, type Mode } from './input';
+import { checkUnique, diff, readInput, uniqueIndexClash, type Input, type Mode } from './input';
 import { mutate } from './mutation';
 import { parsePage, sortableAttributes } from './paging';
 import { accepts, COMPACT, hal, noContent, withPrecheck, type CheckedHandler, type Handler, type Reply } from './reply';
 import { collection, compact, items, selfHref, wireFields } from './render';
 import { auditEntry, updateEntries, type Resource, type SearchDef } from './resource';
-import { findOneWhere, findPage, findVisible, loadRelated, resolveQueryRef, setLinks } from './store';
+import { findOneWhere, findPage, findVisible, loadRelated, resolveQueryRef, setLinks, type Related } from './store';
+import { writtenRelated } from './written';
 import type { Model, ModelStatic, WhereOptions } from 'sequelize';
 import type { Models } from '../../models';
 import type { RelatedWanted } from '../../models/caller';
 
 /** Wire values plus association uids: what audit details compare. */
-async function snapshot(resource: Resource, row: Row, ctx: RequestContext, transaction?: Transaction) {
-  const related = await loadRelated(resource, [row], ctx, transaction);
+function snapshotOf(resource: Resource, row: Row, related: Related, ctx: RequestContext): Record<string, unknown> {
   const out: Record<string, unknown> = wireFields(resource, row, ctx);
   for (const a of resource.associations) {
     const t = related.get(row.uid)?.get(a.rel);
@@ -28,9 +28,14 @@ async function snapshot(resource: Resource, row: Row, ctx: RequestContext, trans
   return out;
 }
 
-export async function renderOne(resource: Resource, row: Row, ctx: RequestContext, transaction?: Transaction) {
+async function snapshot(resource: Resource, row: Row, ctx: RequestContext, transaction?: Transaction) {
   const related = await loadRelated(resource, [row], ctx, transaction);
-  return (await items(resource, [row], related, ctx))[0];
+  return { values: snapshotOf(resource, row, related, ctx), related };
+}
+
+/** One item as GET shows it; `related`: its targets when the caller knows them (a write just made them). */
+export async function renderOne(resource: Resource, row: Row, ctx: RequestContext, transaction?: Transaction, related?: Related) {
+  return (await items(resource, [row], related ?? await loadRelated(resource, [row], ctx, transaction), ctx))[0];
 }
 
 export async function listing(resource: Resource, ctx: RequestContext, where: WhereOptions | undefined, path: string, extra: [string, string][], isSearch: boolean,
@@ -46,8 +51,10 @@ export async function listing(resource: Resource, ctx: RequestContext, where: Wh
   return hal(collection(resource, await items(resource, rows, related, ctx), options, ctx));
 }
 
-async function store(resource: Resource, ctx: RequestContext, mode: Mode, row: Row | undefined, transaction: Transaction) {
-  const { values, links } = await readInput(resource, ctx, mode, row, transaction);
+/** `earlier`: the row's targets before an update; links the body gives unchanged are not written again. */
+async function store(resource: Resource, ctx: RequestContext, mode: Mode, row: Row | undefined, transaction: Transaction, earlier?: Related): Promise<{ saved: Row; input: Input }> {
+  const input = await readInput(resource, ctx, mode, row, transaction);
+  const { values, links } = input;
   if (resource.check) await resource.check(ctx, values, row, transaction);
   await checkUnique(resource, ctx, values, row, transaction);
   const actor = ctx.principal.email;
@@ -64,21 +71,36 @@ async function store(resource: Resource, ctx: RequestContext, mode: Mode, row: R
   } catch (err) {
     throw (err instanceof UniqueConstraintError && uniqueIndexClash(resource, ctx, values, err)) || err;
   }
-  for (const [assoc, uids] of links) await setLinks(ctx, assoc, saved.uid, uids, transaction);
-  return saved;
+  for (const [assoc, uids] of links) {
+    if (!sameLinks(earlier?.get(saved.uid)?.get(assoc.rel), uids)) await setLinks(ctx, assoc, saved.uid, uids, transaction, !row);
+  }
+  return { saved, input };
 }
+
+/** The targets linked before are those given, in the same order (each once, as setLinks stores them). */
+function sameLinks(before: Row | Row[] | null | undefined, uids: string[]): boolean {
+  if (!Array.isArray(before)) return false;
+  const given = [...new Set(uids)];
+  return given.length === before.length && given.every((uid, i) => before[i].uid === uid);
+}
+
+/** A row written, its targets as they now are (what the reply renders) and its audit entries. */
+export interface Written { row: Row; related: Related; audit: AuditEntry[] }
 
 /**
  * One create from `ctx.body`, as POST makes it, inside the caller's transaction: the row and its audit entries
  * (the first one is the CREATED entry of the row itself). The caller checks the right to create.
  */
-export async function createWithin(resource: Resource, ctx: RequestContext, transaction: Transaction): Promise<{ row: Row; audit: AuditEntry[] }> {
-  const saved = await store(resource, ctx, 'create', undefined, transaction);
+export async function createWithin(resource: Resource, ctx: RequestContext, transaction: Transaction): Promise<Written> {
+  const { saved, input } = await store(resource, ctx, 'create', undefined, transaction);
   const followUp = resource.afterCreate ? await resource.afterCreate(ctx, saved, transaction) : undefined;
-  const after = await snapshot(resource, saved, ctx, transaction);
+  // What afterCreate adds is not in the input: the targets are read then.
+  const related = resource.afterCreate ? await loadRelated(resource, [saved], ctx, transaction) : await writtenRelated(resource, saved, input, ctx, transaction);
+  const after = snapshotOf(resource, saved, related, ctx);
   const change = { ctx, row: saved, transaction, after };
   return {
     row: saved,
+    related,
     audit: [
       await auditEntry(resource, 'CREATED', saved, ctx, after, transaction),
       ...(followUp ?? []),
@@ -92,16 +114,17 @@ export async function createWithin(resource: Resource, ctx: RequestContext, tran
  * transaction: the row and its audit entries (none when nothing changed; the first one is the UPDATED entry of the
  * row itself). The caller checks the right to edit and the precondition.
  */
-export async function updateWithin(resource: Resource, ctx: RequestContext, mode: Exclude<Mode, 'create'>, row: Row, transaction: Transaction): Promise<{ row: Row; audit: AuditEntry[] }> {
-  const before = await snapshot(resource, row, ctx, transaction);
-  const next = await store(resource, ctx, mode, row, transaction);
-  const after = await snapshot(resource, next, ctx, transaction);
+export async function updateWithin(resource: Resource, ctx: RequestContext, mode: Exclude<Mode, 'create'>, row: Row, transaction: Transaction): Promise<Written> {
+  const { values: before, related: earlier } = await snapshot(resource, row, ctx, transaction);
+  const { saved: next, input } = await store(resource, ctx, mode, row, transaction, earlier);
+  const related = await writtenRelated(resource, next, input, ctx, transaction, earlier);
+  const after = snapshotOf(resource, next, related, ctx);
   const changes: Record<string, unknown> = { ...diff(before, after), ...writeOnlyChanges(resource, ctx) };
   const audit = Object.keys(changes).length === 0 ? [] : [
     ...(await updateEntries(resource, next, ctx, changes, transaction)),
     ...(resource.extraAudit ? resource.extraAudit({ ctx, row: next, transaction, before, after }) : []),
   ];
-  return { row: next, audit };
+  return { row: next, related, audit };
 }
 
 /**
@@ -143,11 +166,11 @@ export function resourceHandlers(resource: Resource) {
 
   const create: CheckedHandler = withPrecheck(async (ctx) => {
     await mayCreate(ctx);
-    const row = await mutate(ctx, async (transaction) => {
-      const { row: saved, audit } = await createWithin(resource, ctx, transaction);
-      return { result: saved, audit };
+    const { row, related } = await mutate(ctx, async (transaction) => {
+      const written = await createWithin(resource, ctx, transaction);
+      return { result: written, audit: written.audit };
     });
-    const body = { ...(await renderOne(resource, row, ctx)), ...(resource.reveal?.(ctx, row) ?? {}) };
+    const body = { ...(await renderOne(resource, row, ctx, undefined, related)), ...(resource.reveal?.(ctx, row) ?? {}) };
     return hal(body, 201, { Location: selfHref(resource, row, ctx), ...validatorHeaders(row) });
   }, mayCreate);
 
@@ -161,11 +184,11 @@ export function resourceHandlers(resource: Resource) {
 
   const update = (mode: Exclude<Mode, 'create'>): Handler => withPrecheck(async (ctx) => {
     const row = await editable(ctx);
-    const saved = await mutate(ctx, async (transaction) => {
-      const { row: next, audit } = await updateWithin(resource, ctx, mode, row, transaction);
-      return { result: next, audit };
+    const { row: saved, related } = await mutate(ctx, async (transaction) => {
+      const written = await updateWithin(resource, ctx, mode, row, transaction);
+      return { result: written, audit: written.audit };
     });
-    return hal(await renderOne(resource, saved, ctx), 200, validatorHeaders(saved));
+    return hal(await renderOne(resource, saved, ctx, undefined, related), 200, validatorHeaders(saved));
   }, editable);
 
   const remove: Handler = async (ctx) => {
@@ -175,7 +198,7 @@ export function resourceHandlers(resource: Resource) {
     await mutate(ctx, async (transaction) => {
       const blocker = resource.blockers ? await resource.blockers(ctx, row, transaction) : null;
       if (blocker) throw new UnprocessableError(blocker);
-      const before = await snapshot(resource, row, ctx, transaction);
+      const before = resource.extraAudit ? (await snapshot(resource, row, ctx, transaction)).values : undefined;
       await row.destroy({ transaction });
       return {
         result: undefined,

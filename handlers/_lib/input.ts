@@ -14,6 +14,8 @@ export interface Input {
   values: Record<string, unknown>;
   /** To-many association targets to store, by rel (only those given or reset). */
   links: Map<AssociationDef, string[]>;
+  /** The rows the body's references resolved to, by uid: what the write links to, read once. */
+  targets: Map<string, Row>;
 }
 
 const has = (body: object, key: string) => Object.prototype.hasOwnProperty.call(body, key);
@@ -59,17 +61,18 @@ export async function readInput(resource: Resource, ctx: RequestContext, mode: M
     values[attr] = value;
   }
   const links = new Map<AssociationDef, string[]>();
+  const targets = new Map<string, Row>();
   for (const assoc of resource.associations) {
     if (assoc.reverse) continue;
-    if (assoc.many) await readMany(assoc, body, mode, ctx, links, transaction);
-    else await readOne(assoc, body, mode, row, ctx, values, immutableChanges, transaction);
+    if (assoc.many) await readMany(assoc, body, mode, ctx, links, targets, transaction);
+    else await readOne(assoc, body, mode, row, ctx, values, immutableChanges, targets, transaction);
   }
   if (immutableChanges.length > 0) throw new UnprocessableError(immutableChanges);
-  return { values, links };
+  return { values, links, targets };
 }
 
 async function readOne(assoc: AssociationDef, body: Record<string, unknown>, mode: Mode, row: Row | undefined, ctx: RequestContext,
-  values: Record<string, unknown>, immutableChanges: string[], transaction: Transaction) {
+  values: Record<string, unknown>, immutableChanges: string[], targets: Map<string, Row>, transaction: Transaction) {
   const attr = assoc.attribute!;
   if (!has(body, assoc.rel)) {
     if (mode === 'create' && assoc.required) throw required(assoc.rel);
@@ -81,13 +84,15 @@ async function readOne(assoc: AssociationDef, body: Record<string, unknown>, mod
     if (assoc.required) throw required(assoc.rel);
     values[attr] = null;
   } else {
-    values[attr] = (await resolveBodyRef(assoc.target(), ctx, assoc.rel, ref, transaction)).uid;
+    const target = await resolveBodyRef(assoc.target(), ctx, assoc.rel, ref, transaction);
+    targets.set(target.uid, target);
+    values[attr] = target.uid;
   }
   if (row && assoc.immutable && row.get(attr) !== values[attr]) immutableChanges.push(`${assoc.rel}: cannot be changed`);
 }
 
 async function readMany(assoc: AssociationDef, body: Record<string, unknown>, mode: Mode, ctx: RequestContext,
-  links: Map<AssociationDef, string[]>, transaction: Transaction) {
+  links: Map<AssociationDef, string[]>, targets: Map<string, Row>, transaction: Transaction) {
   if (!has(body, assoc.rel)) {
     if (mode !== 'patch') links.set(assoc, []);
     return;
@@ -97,7 +102,9 @@ async function readMany(assoc: AssociationDef, body: Record<string, unknown>, mo
   const uids: string[] = [];
   for (const [i, ref] of list.entries()) {
     if (isNone(ref)) continue;
-    uids.push((await resolveBodyRef(assoc.target(), ctx, `${assoc.rel}[${i}]`, ref, transaction)).uid);
+    const target = await resolveBodyRef(assoc.target(), ctx, `${assoc.rel}[${i}]`, ref, transaction);
+    targets.set(target.uid, target);
+    uids.push(target.uid);
   }
   links.set(assoc, uids);
 }

@@ -116,10 +116,15 @@ export async function loadRelated(resource: Resource, rows: Row[], ctx: RequestC
   const early = read ?? (rows.length === 1 && !transaction ? earlyTargets(resource, rows[0], ctx) : undefined);
   for (const assoc of resource.associations) {
     if (early && rows.every((row) => takeEarly(assoc, row, early.get(row.uid)?.get(assoc.rel), related))) continue;
-    if (assoc.many) await loadMany(assoc, rows, ctx, related, transaction);
-    else await loadOne(assoc, rows, ctx, related, transaction);
+    await loadAssociation(assoc, rows, ctx, related, transaction);
   }
   return related;
+}
+
+/** The targets of one association of every row, into `related` (which holds an entry per row). */
+export async function loadAssociation(assoc: AssociationDef, rows: Row[], ctx: RequestContext, related: Related, transaction?: Transaction): Promise<void> {
+  if (assoc.many) await loadMany(assoc, rows, ctx, related, transaction);
+  else await loadOne(assoc, rows, ctx, related, transaction);
 }
 
 /**
@@ -171,10 +176,10 @@ async function loadReverse(assoc: AssociationDef, attribute: string, rows: Row[]
   for (const t of targets) (related.get(t[attribute])?.get(assoc.rel) as Row[] | undefined)?.push(t);
 }
 
-/** Replaces the links of a to-many association, keeping the given order. */
-export async function setLinks(ctx: RequestContext, assoc: AssociationDef, sourceUid: string, targetUids: string[], transaction: Transaction): Promise<void> {
+/** Replaces the links of a to-many association, keeping the given order; a row just created (`fresh`) has none to remove. */
+export async function setLinks(ctx: RequestContext, assoc: AssociationDef, sourceUid: string, targetUids: string[], transaction: Transaction, fresh = false): Promise<void> {
   const join = ctx.models[assoc.join!] as any;
-  await join.destroy({ where: { sourceUid }, transaction });
+  if (!fresh) await join.destroy({ where: { sourceUid }, transaction });
   const unique = [...new Set(targetUids)];
   if (unique.length > 0) {
     await join.bulkCreate(unique.map((targetUid, position) => ({ sourceUid, targetUid, position })), { transaction });
