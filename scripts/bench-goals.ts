@@ -56,3 +56,9 @@ export function goalsOf(o: Outcome): Goal[] {
     { name: 'RSS ≤ 200 MB (max over the API process tree, WORKERS=1)', value: mb === null ? 'no /proc' : `${mb.toFixed(0)} MB (${o.rss!.toFixed(0)} MiB)`, met: mb === null ? null : mb <= 200 },
   ];
 }
+
+/** Issue 34's import goal: topics per second of the second run (which finds everything) ÷ the first's. */
+export function importGoal(o: { first: number; second: number }): Goal {
+  const ratio = o.second / o.first;
+  return { name: 'import: idempotent second run ≥ 5× faster than the first (topics/s)', value: `${Math.round(o.second)} ÷ ${Math.round(o.first)} = ${ratio.toFixed(2)}`, met: ratio >= 5 };
+}
