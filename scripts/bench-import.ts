@@ -125,7 +125,8 @@ export async function importBench(main: { url: string; sequelize: Sequelize; dat
     const providerConfigs = { 'Svc-Provider-Type': 'AIVEN', 'Svc-Project-Id-A': 'bench', 'Svc-Auth-Token-A': TOKEN, 'Svc-Service-Name-A': SERVICE };
     const body = { providerConfigs, environment, owners };
     const names = Array.from({ length: count }, (_, i) => importTopicName(i));
-    const batch = Math.min(batchSize(), count);
+    const limit = batchSize();
+    const batch = Math.min(limit, count);
 
     const run = async (label: string) => {
       await settle(started.server.pid);
@@ -137,7 +138,7 @@ export async function importBench(main: { url: string; sequelize: Sequelize; dat
       log(`  ${label}: ${result.seconds.toFixed(1)} s, ${Math.round(rate)} topics/s (${shown(counts)}; ${failures.length} failures)`);
       const sorted = [...result.requests].sort((a, b) => a - b);
       const row: Row = {
-        scenario: `POST /api/wizard/topics/import, ${label} (req/s column: topics/s; ${result.requests.length} request${result.requests.length === 1 ? '' : 's'} of ≤ ${batch})`,
+        scenario: `POST /api/wizard/topics/import, ${label} (req/s column: topics/s; ${result.requests.length} request${result.requests.length === 1 ? '' : 's'}, ≤ ${limit} topics each)`,
         size, rps: rate, p50: sorted[Math.floor((sorted.length - 1) / 2)], p99: sorted[sorted.length - 1], errors: failures.length, rss, statuses: {},
       };
       return { row, counts, failures, seconds: result.seconds, rate };
@@ -147,7 +148,7 @@ export async function importBench(main: { url: string; sequelize: Sequelize; dat
     second.row.ratio = second.rate / first.rate;
     const createdAgain = Object.values(second.counts).reduce((n, c) => n + c.created, 0);
     const notes = [
-      `import of ${count} topics (${Math.ceil(count / batch)} request${count > batch ? 's' : ''} of ≤ ${batch}; created+existing): first run ${first.seconds.toFixed(1)} s = ${Math.round(first.rate)} topics/s (${shown(first.counts)}); `
+      `import of ${count} topics (${Math.ceil(count / batch)} request${count > batch ? 's' : ''}, ≤ ${limit} topics each; created+existing): first run ${first.seconds.toFixed(1)} s = ${Math.round(first.rate)} topics/s (${shown(first.counts)}); `
       + `second run ${second.seconds.toFixed(1)} s = ${Math.round(second.rate)} topics/s (${shown(second.counts)}); second ÷ first ${(second.rate / first.rate).toFixed(2)}`,
     ];
     if (first.failures.length || second.failures.length) notes.push(`import failures: first run ${first.failures.length}, second ${second.failures.length}: ${JSON.stringify([...first.failures, ...second.failures].slice(0, 3))}`);
