@@ -76,3 +76,9 @@ export function goalsOf(o: Outcome): Goal[] {
     ...(o.writes ?? []).flatMap(writeGoals),
   ];
 }
+
+/** Issue 34's import goal: topics per second of the second run (which finds everything) ÷ the first's. */
+export function importGoal(o: { first: number; second: number }): Goal {
+  const ratio = o.second / o.first;
+  return { name: 'import: idempotent second run ≥ 5× faster than the first (topics/s)', value: `${Math.round(o.second)} ÷ ${Math.round(o.first)} = ${ratio.toFixed(2)}`, met: ratio >= 5 };
+}

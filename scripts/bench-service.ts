@@ -53,9 +53,10 @@ function server(child: ChildProcess, origin: string): Server {
 
 /**
  * Starts the API and times it: /api/info polled every 20 ms from the spawn; on its first 200 a token is asked for at
- * once (retried until it works, which is then a finding), then GET /api/user with it.
+ * once (retried until it works, which is then a finding), then GET /api/user with it. `extra`: more of the API's
+ * environment (the import's AIVEN_API_URL).
  */
-export async function startApi(env: { databaseUrl: string; dataDir: string; workers: number }, api: (origin: string) => Api): Promise<{ server: Server; cold: ColdStart; api: Api }> {
+export async function startApi(env: { databaseUrl: string; dataDir: string; workers: number; extra?: Record<string, string> }, api: (origin: string) => Api): Promise<{ server: Server; cold: ColdStart; api: Api }> {
   buildService();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -64,7 +65,7 @@ export async function startApi(env: { databaseUrl: string; dataDir: string; work
   const child = spawnStart({
     NODE_ENV: 'production', DATABASE_URL: env.databaseUrl, DATA_DIR: env.dataDir, PORT: String(port), LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
     BOOTSTRAP_TENANT: client.tenant, BOOTSTRAP_ADMIN_EMAIL: client.email, BOOTSTRAP_ADMIN_PASSWORD: client.password,
-    WORKERS: String(env.workers), ENCRYPTION_KEY,
+    WORKERS: String(env.workers), ENCRYPTION_KEY, ...env.extra,
   });
   const { check } = guard(child, 'the API (npm start)');
   try {

@@ -13,9 +13,10 @@
  * per scenario (10), BENCH_WARMUP seconds before each, not counted (1), BENCH_CONNECTIONS (32), BENCH_GRANTS pending
  * grants approved (3000, over all runs; no more than two per seeded stream), BENCH_CONFIGS stream configs deleted (6000,
  * over all runs), BENCH_ROUNDS of bare/ours GET item and of each write (3), BENCH_SIZE_ROUNDS of the sizes (3), BENCH_START_WARMUP seconds of untimed load on a
- * server just started (5), BENCH_LOG_LEVEL of the API (warn: failures only; info adds the line of every request).
+ * server just started (5), BENCH_LOG_LEVEL of the API (warn: failures only; info adds the line of every request),
+ * BENCH_IMPORT_TOPICS imported by the topic wizard twice (1000; BENCH_IMPORT=0 skips; scripts/bench-import.ts).
  * A quick try: BENCH_SIZES=1000,5000 BENCH_AUDIT_SIZES=1000,5000 BENCH_DURATION=2 npm run bench
- * `npm run bench -- soak` runs the soak instead (scripts/bench-soak.ts).
+ * `npm run bench -- soak` runs the soak instead (scripts/bench-soak.ts), `npm run bench -- import` only the import.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,7 +36,8 @@ import { seededName, seedStreams } from './bench-seed';
 import { startApi, startBare, type ColdStart, type Server } from './bench-service';
 import { soak } from './bench-soak';
 import { siblingTarget, stopTargets, type SizeTarget } from './bench-sizes';
-import { goalsOf, setGrowthRatios } from './bench-goals';
+import { goalsOf, importGoal, setGrowthRatios } from './bench-goals';
+import { importBench, importReport } from './bench-import';
 import { coldStartTable, goalList, scenarioTable, sizeLabel } from './bench-table';
 import { writeRounds } from './bench-writes';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
@@ -106,6 +108,7 @@ async function main(): Promise<string> {
 
   const start = (workers: number) => startApi({ databaseUrl, dataDir, workers }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD));
   if (process.argv.slice(2).includes('soak')) return soak({ models, start, header, log });
+  if (process.argv.slice(2).includes('import')) return importReport(header, await importBench({ url: databaseUrl, sequelize, dataDir }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD), log));
   log('first start of the API (creates the bench tenant)…');
   const first = await start(1);
   await first.server.stop();
@@ -248,9 +251,16 @@ async function main(): Promise<string> {
   await warm(`the API with WORKERS=${workers}`, service, items.map((u) => `/api/streams/${u}`), await api.headers());
   const parallel = await itemRounds(` WORKERS=${workers}`);
 
+  const imported = process.env.BENCH_IMPORT === '0' ? null : await importBench({ url: databaseUrl, sequelize, dataDir }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD), log);
+  if (imported) {
+    rows.push(...imported.rows);
+    notes.push(...imported.notes);
+  }
+
   const growing = [{ scenarios: [...LISTS, FIND, GRAPH], limit: 1.3 }, { scenarios: AUDIT, limit: 1.5 }];
   setGrowthRatios(rows, growing.flatMap((g) => g.scenarios));
   const goals = goalsOf({ rows, item, growing, asyncapiAlone, cold: starts[1][1], starts: starts.map(([, c]) => c), rss, writes });
+  if (imported) goals.push(importGoal(imported));
   if (bare) notes.push(`WORKERS=${workers} GET item req/s ours÷bare (best run of each): ${Math.round(parallel.ours)} ÷ ${Math.round(parallel.bare)} = ${(parallel.ours / parallel.bare).toFixed(2)}`);
 
   return [

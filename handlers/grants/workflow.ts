@@ -84,14 +84,15 @@ async function blockingGrant(ctx: RequestContext, key: string, now: Date, transa
  * A new grant (docs/contract.md §6.1): Pending, or Approved at once where the environment approves automatically. 422 when
  * the stream is not configured there or the application cannot authenticate there; 409 for a second open grant.
  * Runs in the caller's transaction and answers the grant with its audit entries. `imported` (the topic wizard):
- * Approved at once, no principal needed, audited CREATED.
+ * Approved at once, no principal needed, audited CREATED; the wizard has configured the stream there and found no
+ * open grant of the identity, so neither is read again (a concurrent one still meets the unique open key: 409).
  */
 export async function requestGrant(ctx: RequestContext, r: GrantRequest, transaction: Transaction, imported = false): Promise<{ grant: Row; audit: AuditEntry[] }> {
   const { application, stream, environment, accessType } = r;
   const now = new Date();
   // An imported ACL is enforced as it stands, with no end of its own.
   const expiresAt = imported ? null : expiryOfRequest(r, now);
-  if (!(await configOfPair(ctx.models, stream.uid, environment.uid, transaction))) {
+  if (!imported && !(await configOfPair(ctx.models, stream.uid, environment.uid, transaction))) {
     throw new UnprocessableError(`Stream ${stream.name} is not configured in environment ${environment.shortName}`);
   }
   // An imported ACL is a grant the cluster already enforces: Approved as it stands, with no principal here yet (§10).
@@ -105,7 +106,7 @@ export async function requestGrant(ctx: RequestContext, r: GrantRequest, transac
     + (open?.status === 'Pending' && hasExpired(open.expiresAt as Date | null, now)
       ? `; its request ${open.uid} ended unapproved at ${(open.expiresAt as Date).toISOString()}: cancel it and request again` : ''));
   const { ApplicationAccessGrant } = ctx.models;
-  const blocking = await blockingGrant(ctx, openKey(identity, 'Pending')!, now, transaction);
+  const blocking = imported ? null : await blockingGrant(ctx, openKey(identity, 'Pending')!, now, transaction);
   if (blocking) throw clash(blocking);
   const access = await accessFor(ctx, r, transaction);
   const status = imported ? 'Approved' : requestedStatus({ authorizationIssuer: environment.authorizationIssuer, visibility: environment.visibility });

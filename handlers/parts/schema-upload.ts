@@ -25,10 +25,13 @@ export function parsed(text: string, type: SchemaType | undefined): ParsedSchema
   }
 }
 
-/** The schema of that fullName, found or created, and the description change an upload to an existing one made. */
-async function schemaFor(ctx: RequestContext, input: SchemaInput, result: ParsedSchema, transaction: Transaction) {
+/**
+ * The schema of that fullName, found or created, and the description change an upload to an existing one made.
+ * `known`: the caller has read it already (the topic wizard reads all of a run's at once).
+ */
+async function schemaFor(ctx: RequestContext, input: SchemaInput, result: ParsedSchema, transaction: Transaction, known?: { schema: Row | null }) {
   const { Schema } = ctx.models;
-  const existing = await Schema.findOne({ where: { tenantUid: ctx.principal.tenant.uid, nameKey: result.fullName.toLowerCase() }, transaction });
+  const existing = known ? known.schema : await Schema.findOne({ where: { tenantUid: ctx.principal.tenant.uid, nameKey: result.fullName.toLowerCase() }, transaction });
   if (existing) {
     if (!(await mayAddVersion(ctx, existing))) throw new ForbiddenError(`Only the owners of ${existing.name} (or SCHEMA_ADMIN) may add versions to it`);
     if (existing.type !== result.type) throw new UnprocessableError(`Schema ${existing.name} is ${existing.type}; a ${result.type} document cannot be a version of it`);
@@ -52,9 +55,11 @@ async function schemaFor(ctx: RequestContext, input: SchemaInput, result: Parsed
 
 export interface Uploaded { schema: Row; version: Row; schemaCreated: boolean; audit: AuditEntry[] }
 
-export async function uploadVersion(ctx: RequestContext, input: SchemaInput & { version: string }, result: ParsedSchema, transaction: Transaction): Promise<Uploaded> {
-    const found = await schemaFor(ctx, input, result, transaction);
-    const taken = await ctx.models.SchemaVersion.findOne({ where: { schemaUid: found.schema.uid, versionKey: input.version.toLowerCase() }, transaction });
+export async function uploadVersion(ctx: RequestContext, input: SchemaInput & { version: string }, result: ParsedSchema, transaction: Transaction,
+  known?: { schema: Row | null }): Promise<Uploaded> {
+    const found = await schemaFor(ctx, input, result, transaction, known);
+    // A schema made just now has no versions yet.
+    const taken = found.created ? null : await ctx.models.SchemaVersion.findOne({ where: { schemaUid: found.schema.uid, versionKey: input.version.toLowerCase() }, transaction });
     if (taken) throw new ConflictError(`version: '${input.version}' already exists for schema ${found.schema.name}`);
     const actor = ctx.principal.email;
     const row = await ctx.models.SchemaVersion.create({

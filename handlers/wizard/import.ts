@@ -4,14 +4,12 @@
  * found by its natural key first, so a second run creates nothing. Every entity is created through the same code
  * as its POST (validation, rules, audit), one transaction per topic.
  */
-import { UniqueConstraintError, type Transaction } from 'sequelize';
+import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize';
 import { forgetMemos } from '../../core/request-memo';
-import { openKey } from '../../models/application-access';
 import { writeAudit, type AuditEntry } from '../../models/audit-event';
 import { isDeadlock } from '../../models/db-errors';
 import { retryOnConflict } from '../_lib/conflict-retry';
 import type { Row } from '../../models/define';
-import { configOfPair } from '../../models/stream-config';
 import { topicNameProblem } from '../../core/rules/stream-config-rules';
 import {
   accessByPrincipal, applicationNamesOf, configValuesOf, isInternalTopic, retentionPolicyOf, streamNameProblem, streamTypeOf, versionNameOf,
@@ -27,6 +25,7 @@ import { requestGrant } from '../grants/workflow';
 import { parsed, uploadVersion } from '../parts/schema-upload';
 import { streamConfigResource } from '../stream-configs';
 import { streamResource } from '../streams';
+import { Found, readFound, SCHEMA_TYPE } from './found';
 
 export interface ImportRequest {
   provider: ProviderType;
@@ -67,7 +66,25 @@ class Tally {
 }
 
 const ROLLBACK = Symbol('dry run');
-const SCHEMA_TYPE: Record<ProviderSchema['type'], SchemaType> = { AVRO: 'AVRO', PROTOBUF: 'PROTOBUF', JSON: 'JSON_SCHEMA' };
+
+/**
+ * A topic's transaction (inside a dry run's, a savepoint), begun at its first statement: a topic whose every entity
+ * the run already found sends none at all.
+ */
+class TopicTransaction {
+  private begun?: Transaction;
+  constructor(private readonly sequelize: Sequelize, private readonly outer?: Transaction) {}
+  async get(): Promise<Transaction> {
+    this.begun ??= await this.sequelize.transaction({ transaction: this.outer });
+    return this.begun;
+  }
+  async commit(): Promise<void> { await this.begun?.commit(); }
+  /** As a managed transaction ends on an error: rolled back unless its commit already ended it; the error is the caller's. */
+  async rollback(): Promise<void> {
+    const begun = this.begun as (Transaction & { finished?: string }) | undefined;
+    if (begun && !begun.finished) await begun.rollback().catch(() => undefined);
+  }
+}
 
 /** A created entity's own entry, as the wizard files it: CREATED under its kind (docs/contract.md §8). */
 const asCreated = (entry: AuditEntry): AuditEntry => ({ ...entry, action: 'CREATED' });
@@ -77,24 +94,30 @@ export async function importTopics(ctx: RequestContext, available: ProviderTopic
   const byName = new Map(available.map((t) => [t.name, t]));
   const tally = new Tally();
   const failures: ImportReport['failures'] = [];
+  const names = [...new Set(request.topics)];
+  const wanted = names.flatMap((name) => (byName.has(name) && !isInternalTopic(name) ? [byName.get(name)!] : []));
+  const found = await readFound(ctx, wanted, request);
   const run = async (outer?: Transaction) => {
-    for (const name of [...new Set(request.topics)]) {
+    for (const name of names) {
       const topic = byName.get(name);
       if (!topic || isInternalTopic(name)) {
         failures.push({ topic: name, message: topic ? `${name} is an internal topic; those are not imported` : `${request.provider} has no topic ${name}` });
         continue;
       }
-      const local = new Tally();
+      const local = { tally: new Tally(), found: found.child() };
+      // Outside a dry run its own transaction; inside one a savepoint, so a failed topic leaves the others.
+      const transaction = new TopicTransaction(sequelize, outer);
       try {
-        // Outside a dry run its own transaction; inside one a savepoint, so a failed topic leaves the others.
-        await sequelize.transaction({ transaction: outer }, async (transaction) => {
-          const audit = await importOne(ctx, topic, request, local, transaction);
-          if (!request.dryRun) await writeAudit(ctx.models.AuditEvent, auditActor(ctx), audit, transaction);
-        });
-        tally.merge(local);
+        const audit = await importOne(ctx, topic, request, local, transaction);
+        if (!request.dryRun && audit.length > 0) await writeAudit(ctx.models.AuditEvent, auditActor(ctx), audit, await transaction.get());
+        await transaction.commit();
       } catch (err) {
+        await transaction.rollback();
         failures.push({ topic: name, message: failureOf(err) });
+        continue;
       }
+      tally.merge(local.tally);
+      local.found.commit();
     }
   };
   if (request.dryRun) {
@@ -138,38 +161,42 @@ function failureOf(err: unknown): string {
   throw err;
 }
 
-async function importOne(ctx: RequestContext, topic: ProviderTopic, request: ImportRequest, tally: Tally, transaction: Transaction): Promise<AuditEntry[]> {
+/** A topic's own view of the run: its tally and its finds, which join the run's once it commits. */
+interface Topic { tally: Tally; found: Found }
+
+async function importOne(ctx: RequestContext, topic: ProviderTopic, request: ImportRequest, local: Topic, transaction: TopicTransaction): Promise<AuditEntry[]> {
   const nameProblem = streamNameProblem(topic.name);
   if (nameProblem) throw new UnprocessableError(nameProblem);
   const values = configValuesOf(topic);
   if (typeof values === 'string') throw new UnprocessableError(values);
   const audit: AuditEntry[] = [];
-  const key = request.importSchemas ? await schemaOf(ctx, topic.keySchema, request, tally, audit, transaction) : null;
-  const value = request.importSchemas ? await schemaOf(ctx, topic.valueSchema, request, tally, audit, transaction) : null;
-  const stream = await streamOf(ctx, topic, request, { key, value }, tally, audit, transaction);
-  await configOf(ctx, topic, values, stream, { key, value }, request, tally, audit, transaction);
-  if (request.importAcls) await grantsOf(ctx, topic, stream, request, tally, audit, transaction);
+  const key = request.importSchemas ? await schemaOf(ctx, topic.keySchema, request, local, audit, transaction) : null;
+  const value = request.importSchemas ? await schemaOf(ctx, topic.valueSchema, request, local, audit, transaction) : null;
+  const stream = await streamOf(ctx, topic, request, { key, value }, local, audit, transaction);
+  await configOf(ctx, topic, values, stream, { key, value }, request, local, audit, transaction);
+  if (request.importAcls) await grantsOf(ctx, topic, stream, request, local, audit, transaction);
   return audit;
 }
 
 interface Imported { schema: Row; version: Row; schemaType: SchemaType }
 
-async function schemaOf(ctx: RequestContext, given: ProviderSchema | null, request: ImportRequest, tally: Tally, audit: AuditEntry[], transaction: Transaction): Promise<Imported | null> {
+async function schemaOf(ctx: RequestContext, given: ProviderSchema | null, request: ImportRequest, { tally, found }: Topic, audit: AuditEntry[], transaction: TopicTransaction): Promise<Imported | null> {
   if (!given) return null;
   const schemaType = SCHEMA_TYPE[given.type];
   const result = parsed(given.schema, schemaType);
   const versionName = versionNameOf(given);
-  const { Schema, SchemaVersion } = ctx.models;
   const schemaKey = result.fullName.toLowerCase();
   const versionKey = `${schemaKey}@${versionName.toLowerCase()}`;
-  const schema = await Schema.findOne({ where: { tenantUid: ctx.principal.tenant.uid, nameKey: schemaKey }, transaction });
-  const version = schema ? await SchemaVersion.findOne({ where: { schemaUid: schema.uid, versionKey: versionName.toLowerCase() }, transaction }) : null;
+  const schema = found.schema(schemaKey);
+  const version = schema ? found.version(schema.uid, versionName.toLowerCase()) : undefined;
   if (schema && version) {
     tally.found('schemas', schemaKey);
     tally.found('schemaVersions', versionKey);
     return { schema, version, schemaType };
   }
-  const uploaded = await uploadVersion(ctx, { schema: given.schema, type: schemaType, version: versionName, owners: request.owners.uid }, result, transaction);
+  const uploaded = await uploadVersion(ctx, { schema: given.schema, type: schemaType, version: versionName, owners: request.owners.uid }, result, await transaction.get(), { schema: schema ?? null });
+  found.addSchema(uploaded.schema);
+  found.addVersion(uploaded.version);
   if (uploaded.schemaCreated) tally.made('schemas', schemaKey);
   else tally.found('schemas', schemaKey);
   tally.made('schemaVersions', versionKey);
@@ -179,9 +206,9 @@ async function schemaOf(ctx: RequestContext, given: ProviderSchema | null, reque
 
 type Sides = { key: Imported | null; value: Imported | null };
 
-async function streamOf(ctx: RequestContext, topic: ProviderTopic, request: ImportRequest, sides: Sides, tally: Tally, audit: AuditEntry[], transaction: Transaction): Promise<Row> {
+async function streamOf(ctx: RequestContext, topic: ProviderTopic, request: ImportRequest, sides: Sides, { tally, found }: Topic, audit: AuditEntry[], transaction: TopicTransaction): Promise<Row> {
   const nameKey = topic.name.toLowerCase();
-  const existing = await ctx.models.Stream.findOne({ where: { tenantUid: ctx.principal.tenant.uid, nameKey }, transaction });
+  const existing = found.stream(nameKey);
   if (existing) {
     tally.found('streams', nameKey);
     return existing;
@@ -197,16 +224,17 @@ async function streamOf(ctx: RequestContext, topic: ProviderTopic, request: Impo
     owners: request.owners.uid,
     ...request.classification,
   };
-  const { row, audit: entries } = await createWithin(streamResource, { ...ctx, body }, transaction);
+  const { row, audit: entries } = await createWithin(streamResource, { ...ctx, body }, await transaction.get());
+  found.addStream(row);
   tally.made('streams', nameKey);
   audit.push(...entries);
   return row;
 }
 
 async function configOf(ctx: RequestContext, topic: ProviderTopic, values: Exclude<ReturnType<typeof configValuesOf>, string>, stream: Row, sides: Sides,
-  request: ImportRequest, tally: Tally, audit: AuditEntry[], transaction: Transaction): Promise<void> {
+  request: ImportRequest, { tally, found }: Topic, audit: AuditEntry[], topicTransaction: TopicTransaction): Promise<void> {
   const key = `${stream.uid}@${request.environment.uid}`;
-  if (await configOfPair(ctx.models, stream.uid, request.environment.uid, transaction)) {
+  if (found.isConfigured(stream.uid)) {
     tally.found('streamConfigs', key);
     return;
   }
@@ -222,21 +250,23 @@ async function configOf(ctx: RequestContext, topic: ProviderTopic, values: Exclu
     ...(values.retentionTime === null ? {} : { retentionTime: values.retentionTime }),
     properties: values.properties, keySchemaVersion: pin('key'), valueSchemaVersion: pin('value'),
   };
+  const transaction = await topicTransaction.get();
   const { row, audit: entries } = await createWithin(streamConfigResource, { ...ctx, body }, transaction);
   // Imports keep the provider's topic name (docs/contract.md §5.8) instead of the instance pattern's.
   row.set({ topicName: topic.name });
   await row.save({ transaction });
   const [own, ...rest] = entries;
   audit.push({ ...asCreated(own), details: { ...(own.details ?? {}), topicName: topic.name } }, ...rest);
+  found.addConfig(stream.uid);
   tally.made('streamConfigs', key);
 }
 
-async function grantsOf(ctx: RequestContext, topic: ProviderTopic, stream: Row, request: ImportRequest, tally: Tally, audit: AuditEntry[], transaction: Transaction): Promise<void> {
+async function grantsOf(ctx: RequestContext, topic: ProviderTopic, stream: Row, request: ImportRequest, { tally, found }: Topic, audit: AuditEntry[], transaction: TopicTransaction): Promise<void> {
   const environment = request.environment;
   for (const [principal, kinds] of accessByPrincipal(topic.acls)) {
     const names = applicationNamesOf(principal);
     if (!names) throw new UnprocessableError(`ACL principal ${principal}: no application shortName (3 or more letters, digits or _) can be derived from it`);
-    let application = await ctx.models.Application.findOne({ where: { tenantUid: ctx.principal.tenant.uid, shortNameKey: names.shortName }, transaction });
+    let application = found.application(names.shortName);
     if (application) {
       tally.found('applications', names.shortName);
     } else {
@@ -244,19 +274,21 @@ async function grantsOf(ctx: RequestContext, topic: ProviderTopic, stream: Row, 
         ...names, applicationType: 'Custom', type: 'Other', owners: request.owners.uid,
         description: `Imported from ${request.provider} ACL principal ${principal}`.slice(0, 200),
       };
-      const created = await createWithin(applicationResource, { ...ctx, body }, transaction);
+      const created = await createWithin(applicationResource, { ...ctx, body }, await transaction.get());
       application = created.row;
+      found.addApplication(application);
       tally.made('applications', names.shortName);
       audit.push(...created.audit);
     }
     for (const accessType of kinds) {
       const identity = { applicationUid: application.uid, streamUid: stream.uid, environmentUid: environment.uid, accessType };
       const key = `${application.uid}@${stream.uid}@${environment.uid}@${accessType}`;
-      if (await ctx.models.ApplicationAccessGrant.findOne({ where: { openKey: openKey(identity, 'Pending') }, attributes: ['uid'], transaction })) {
+      if (found.hasGrant(identity)) {
         tally.found('grants', key);
         continue;
       }
-      const { audit: entries } = await requestGrant(ctx, { application, stream, environment, accessType }, transaction, true);
+      const { audit: entries } = await requestGrant(ctx, { application, stream, environment, accessType }, await transaction.get(), true);
+      found.addGrant(identity);
       tally.made('grants', key);
       audit.push(...entries);
     }
