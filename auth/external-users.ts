@@ -119,7 +119,7 @@ export function createExternalUserResolver(deps: Deps): UserResolver {
   const byEmail = (tenant: Row, email: string) => User.findOne({ where: { tenantUid: tenant.uid, emailKey: email.toLowerCase() } });
   const byClientId = (tenant: Row, clientId: string) => User.findOne({ where: { tenantUid: tenant.uid, serviceAccount: true, clientId } });
 
-  const audit = (tenant: Row, user: Row, entry: AuditEntry, transaction: Transaction) => writeAudit(AuditEvent, {
+  const audit = (tenant: Row, user: Row, entry: AuditEntry, transaction: Transaction) => writeAudit(deps.models, {
     tenantUid: tenant.uid, tenant: tenant.shortName, actor: user.email, actorName: fullName(user as never),
   }, [entry], transaction);
 

@@ -1,6 +1,7 @@
 import { DataTypes, Model, type ModelStatic, type Sequelize, type Transaction } from 'sequelize';
 import { newUid } from './define';
 import { auditWritten } from '../core/observe';
+import type { RowWrites } from './data-access';
 
 export type AuditEventRow = Model & {
   uid: string; seq: string; tenantUid: string | null; timestamp: Date; action: string; actor: string; actorName: string | null;
@@ -35,6 +36,9 @@ export function redact(value: unknown): unknown {
   return value;
 }
 
+/** An entry's details as stored: redacted JSON text. */
+const detailsText = (v: unknown): string | null => (v == null ? null : JSON.stringify(redact(v)));
+
 export function defineAuditEvent(sequelize: Sequelize): ModelStatic<AuditEventRow> {
   return sequelize.define('AuditEvent', {
     uid: { type: DataTypes.CHAR(32), primaryKey: true, defaultValue: newUid },
@@ -55,25 +59,26 @@ export function defineAuditEvent(sequelize: Sequelize): ModelStatic<AuditEventRo
     details: {
       type: DataTypes.TEXT('long'), allowNull: true,
       get(this: Model) { const raw = this.getDataValue('details' as never) as unknown as string | null; return raw ? JSON.parse(raw) : null; },
-      set(this: Model, v: unknown) { this.setDataValue('details' as never, (v == null ? null : JSON.stringify(redact(v))) as never); },
+      set(this: Model, v: unknown) { this.setDataValue('details' as never, detailsText(v) as never); },
     },
   }, { tableName: 'audit_events', timestamps: false }) as ModelStatic<AuditEventRow>;
 }
+
+/** The audit model and the data access that writes its rows. */
+export interface AuditModels { AuditEvent: ModelStatic<AuditEventRow>; data: Pick<RowWrites, 'insertStored'> }
 
 /**
  * The one write path of the audit history: always inside the mutation's own transaction. The entries count as
  * written (core/observe) once it commits; a rolled-back one (a dry run, a refusal) wrote none.
  */
-export async function writeAudit(model: ModelStatic<AuditEventRow>, actor: AuditActor, entries: AuditEntry[], transaction: Transaction): Promise<void> {
+export async function writeAudit(models: AuditModels, actor: AuditActor, entries: AuditEntry[], transaction: Transaction): Promise<void> {
   if (entries.length === 0) return;
   const timestamp = new Date();
-  await model.bulkCreate(entries.map((e) => ({
-    uid: undefined as unknown as string,
-    tenantUid: actor.tenantUid, tenant: actor.tenant, actor: actor.actor, actorName: actor.actorName, timestamp,
-    actorKey: actor.actor.toLowerCase(), resourceNameKey: e.resourceName?.toLowerCase() ?? null,
-    action: e.action, resourceType: e.resourceType, resourceName: e.resourceName ?? null, resourceId: e.resourceId ?? null,
-    details: e.details ?? null,
-  })), { transaction });
+  await models.data.insertStored(models.AuditEvent, entries.map((e) => ({
+    uid: newUid(), tenantUid: actor.tenantUid, timestamp, action: e.action, actor: actor.actor, actorName: actor.actorName,
+    tenant: actor.tenant, resourceType: e.resourceType, resourceName: e.resourceName ?? null, resourceId: e.resourceId ?? null,
+    actorKey: actor.actor.toLowerCase(), resourceNameKey: e.resourceName?.toLowerCase() ?? null, details: detailsText(e.details),
+  })), transaction);
   // A savepoint "commits" before its transaction decides: count on the outermost one.
   let outermost = transaction as Transaction & { parent?: Transaction };
   while (outermost.parent) outermost = outermost.parent;

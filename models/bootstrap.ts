@@ -54,7 +54,7 @@ export async function createTenantWithAdmin(models: Models, spec: NewTenant, mak
       tenantUid: tenant.uid, firstName: spec.firstName ?? 'Tenant', lastName: spec.lastName ?? 'Admin', email: spec.email, passwordHash, roles,
       createdBy: maker.actor, modifiedBy: maker.actor,
     }, { transaction });
-    await writeAudit(models.AuditEvent, { tenantUid: tenant.uid, tenant: tenant.shortName, ...maker }, [
+    await writeAudit(models, { tenantUid: tenant.uid, tenant: tenant.shortName, ...maker }, [
       { action: 'CREATED', resourceType: 'Tenant', resourceName: tenant.name, resourceId: tenant.uid, details: { name: tenant.name, shortName: tenant.shortName } },
       { action: 'CREATED', resourceType: 'User', resourceName: spec.email, resourceId: user.uid, details: { emailAddress: { email: spec.email }, roles: user.roles } },
     ], transaction);

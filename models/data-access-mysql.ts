@@ -8,7 +8,7 @@ import { QueryTypes, type Model, type ModelStatic, type Transaction } from 'sequ
 import type { Row } from './define';
 import { CALLER_USER, callerFrom, callerValues, isTenantRow, selectColumns, type Columns } from './select-sql';
 import type { CallerModels, ItemWanted } from './caller';
-import { sequelizeReads, statementReads, type DataAccess } from './data-access';
+import { sequelizeReads, sequelizeWrites, statementReads, type DataAccess } from './data-access';
 
 /** A row of the model from a statement's row read under `columns`' aliases. */
 function build<M extends Model>(model: ModelStatic<M>, columns: Columns, row: Record<string, unknown>): M {
@@ -22,6 +22,7 @@ export function mysqlDataAccess(models: CallerModels): DataAccess {
   return {
     ...sequelizeReads,
     ...statementReads(select, (model, values) => model.build(values as never, { raw: true, isNewRecord: false })),
+    ...sequelizeWrites,
     // MySQL and MariaDB plan every execution for its values.
     selectUnprepared: (sql, values) => select(sql, values),
     readCaller: (realm, userUid, item) => readCaller(models, realm, userUid, item),

@@ -8,11 +8,12 @@
  */
 import { QueryTypes, type Model, type ModelStatic, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
 import type { Row } from './define';
-import { isConnectionLost } from './db-errors';
-import { onPooledConnection, readRow, selectSql, typeParser } from './sequelize-adapter';
+import { numbered, queryPrepared } from './pg-prepared';
+import { readRow, selectSql, typeParser } from './sequelize-adapter';
 import { CALLER_USER, callerFrom, callerValues, columnOf, isTenantRow, linksOf, tableOf, type Order, type RelatedWanted, type Targets } from './select-sql';
 import type { Caller, CallerModels, ItemWanted } from './caller';
 import { sequelizeReads, statementReads, type DataAccess } from './data-access';
+import { pgRowWrites } from './row-writes-pg';
 
 export function pgDataAccess(models: CallerModels): DataAccess {
   const { sequelize } = models;
@@ -20,6 +21,7 @@ export function pgDataAccess(models: CallerModels): DataAccess {
   return {
     ...sequelizeReads,
     ...statementReads(select, readRow),
+    ...pgRowWrites(sequelize),
     // The values in the text: a statement without parameters is planned for them.
     selectUnprepared: (sql, values) => sequelize.query<Record<string, unknown>>(sql, { replacements: values, type: QueryTypes.SELECT }),
     readCaller: (realm, userUid, item) => readCaller(models, realm, userUid, item),
@@ -32,52 +34,13 @@ export function pgDataAccess(models: CallerModels): DataAccess {
 
 // ---- Prepared statements ----
 
-/** One name per statement text: a connection refuses a known name with another text. */
-const names = new Map<string, string>();
-
-function nameOf(text: string): string {
-  let name = names.get(text);
-  if (!name) names.set(text, (name = `pms_${names.size + 1}`));
-  return name;
-}
-
-/**
- * `?` placeholders as PostgreSQL's `$1`, `$2`, …, and a list `IN (?)` as `= ANY($n)` (one array value); the
- * statements given here have no `?` or `IN (?)` of any other kind.
- */
-export function numbered(text: string): string {
-  let n = 0;
-  return text.replace(/ IN \(\?\)/g, ' = ANY(?)').replace(/\?/g, () => `$${++n}`);
-}
-
 const numberedTexts = new Map<string, string>();
 
-/**
- * The rows of a hand-written SELECT whose `?` take `values`: prepared outside a transaction, else through
- * Sequelize (a transaction's statements stay on its connection and in its order).
- */
-function selectRows(sequelize: Sequelize, text: string, values: unknown[], transaction?: Transaction): Promise<Record<string, unknown>[]> {
-  if (transaction) return sequelize.query<Record<string, unknown>>(text, { replacements: values, type: QueryTypes.SELECT, transaction });
+/** The rows of a hand-written SELECT whose `?` take `values`, prepared (in a transaction: on its connection). */
+async function selectRows(sequelize: Sequelize, text: string, values: unknown[], transaction?: Transaction): Promise<Record<string, unknown>[]> {
   let prepared = numberedTexts.get(text);
   if (!prepared) numberedTexts.set(text, (prepared = numbered(text)));
-  return queryPrepared(sequelize, prepared, values);
-}
-
-/** pg's client: a named statement is parsed once per connection. */
-interface PgClient {
-  query(config: { name: string; text: string; values: unknown[] }, callback: (err: Error | null, res: { rows: Record<string, unknown>[] }) => void): void;
-}
-
-/**
- * One prepared statement on a pooled connection. One statement per read, not a pipeline of several: PostgreSQL
- * answers each statement of a pipeline in its own write, and each wakes the API again.
- */
-function queryPrepared(sequelize: Sequelize, text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
-  return onPooledConnection(sequelize, text, isConnectionLost, (connection) => new Promise<Record<string, unknown>[]>((resolve, reject) => {
-    // pg's promise form leaves a rejection nobody observes when the database ends the connection under a query
-    // (test/integration/database-restart); its callback form does not.
-    (connection as PgClient).query({ name: nameOf(text), text, values }, (err, res) => (err ? reject(err) : resolve(res.rows)));
-  }));
+  return (await queryPrepared(sequelize, prepared, values, transaction)).rows;
 }
 
 // ---- Rows as one JSON array of text values ----
@@ -219,7 +182,7 @@ function buildCaller(models: CallerModels, item: ItemWanted | undefined): Caller
 async function readCaller(models: CallerModels, realm: string, userUid: string, item?: ItemWanted): Promise<Caller | null> {
   const wanted = item && isTenantRow(item.model) ? item : undefined;
   const statement = callerStatement(models, wanted);
-  const [answer] = await queryPrepared(models.sequelize, statement.prepared, callerValues(realm, userUid, wanted));
+  const [answer] = (await queryPrepared(models.sequelize, statement.prepared, callerValues(realm, userUid, wanted))).rows;
   if (!answer) return null;
   // Tenant, user, row, targets: in the order buildCaller wrote them.
   const values = JSON.parse(answer.caller as string) as unknown[];

@@ -15,7 +15,7 @@ export type { Order, RelatedWanted, Targets } from './select-sql';
 /** A to-many association's target as linked from one source. */
 export interface Link<T> { sourceUid: string; target: T }
 
-export interface DataAccess {
+export interface DataAccess extends RowWrites {
   /**
    * The tenant of `realm`, its user `userUid` (null: none) and, with `item`, that row in the same tenant (null:
    * none there) with the targets of `item.related` where they can be read in the same round trip. Null: no such
@@ -50,6 +50,37 @@ export interface DataAccess {
    */
   selectUnprepared(sql: string, values: unknown[]): Promise<Record<string, unknown>[]>;
 }
+
+/**
+ * The writes of one row inside a transaction, as Sequelize's save and destroy make them: the timestamps, the
+ * lowercase twins (models/define), the version as the optimistic lock (a row changed since it was read fails with
+ * OptimisticLockError), the database's refusals as Sequelize's errors. On PostgreSQL prepared statements
+ * (models/row-writes-pg); on MySQL and MariaDB save and destroy themselves.
+ */
+export interface RowWrites {
+  /** Stores a row made by `model.build`; answers it as read back (every attribute, null where none was given). */
+  insert<M extends Model>(row: M, transaction: Transaction): Promise<M>;
+  /** Stores what was set on a row since it was read (nothing when nothing changed), as save does. */
+  update<M extends Model>(row: M, transaction: Transaction): Promise<M>;
+  /** Deletes the row as it was read (its uid and version), as destroy does. */
+  destroy(row: Model, transaction: Transaction): Promise<void>;
+  /** New rows of stored values (no setters, no defaults: each row gives the same attributes), in one statement. */
+  insertStored(model: ModelStatic<Model>, rows: Record<string, unknown>[], transaction: Transaction): Promise<void>;
+}
+
+/** The row writes through Sequelize's own save, destroy and bulkInsert. */
+export const sequelizeWrites: RowWrites = {
+  insert: (row, transaction) => row.save({ transaction }),
+  update: (row, transaction) => row.save({ transaction }),
+  destroy: (row, transaction) => row.destroy({ transaction }),
+  async insertStored(model, rows, transaction) {
+    if (rows.length === 0) return;
+    const attributes = model.getAttributes() as Record<string, { field?: string }>;
+    const byField = Object.fromEntries(Object.entries(attributes).map(([a, def]) => [def.field ?? a, def]));
+    const records = rows.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined).map(([a, v]) => [attributes[a]?.field ?? a, v])));
+    await model.sequelize!.getQueryInterface().bulkInsert(model.getTableName() as string, records, { transaction, model } as never, byField as never);
+  },
+};
 
 /** The reads both implementations make through Sequelize's own findOne and findAll. */
 export const sequelizeReads: Pick<DataAccess, 'readOne' | 'readAll'> = {

@@ -34,6 +34,20 @@ export function keyOf(source: string, column: string) {
   return { type: DataTypes.STRING, allowNull: false, field: column, _keyOf: source } as const;
 }
 
+/** Each model's lowercase twins: [twin, source] attribute pairs. */
+const twins = new WeakMap<object, (readonly [string, string])[]>();
+
+/**
+ * Sets each lowercase twin of `values` (a row's data values) from its source, as the model's beforeValidate hook
+ * does before Sequelize's save: for a write that stores the values without save (models/row-writes-pg).
+ */
+export function fillKeys(model: object, values: Record<string, unknown>): void {
+  for (const [attr, source] of twins.get(model) ?? []) {
+    const value = values[source];
+    if (typeof value === 'string') values[attr] = value.toLowerCase();
+  }
+}
+
 /** Defines a tenant-scoped model with the common fields, optimistic locking and lowercase unique keys kept in sync. */
 export function defineModel(sequelize: Sequelize, name: string, table: string, attributes: ModelAttributes, tenantScoped = true): RowModel {
   const keys = Object.entries(attributes)
@@ -63,6 +77,7 @@ export function defineModel(sequelize: Sequelize, name: string, table: string, a
       },
     },
   }) as unknown as RowModel;
+  twins.set(model, keys);
   // Sequelize maps createdAt/modifiedAt to snake_case columns through `underscored`.
   return model;
 }

@@ -41,7 +41,7 @@ export async function expireGrant(models: Models, grant: Row, now: Date, transac
   const application = await models.Application.findOne({ where: { uid: grant.applicationUid }, attributes: ['uid', 'shortName'], transaction });
   const stream = await models.Stream.findOne({ where: { uid: grant.streamUid }, attributes: ['uid', 'name'], transaction });
   const environment = await models.Environment.findOne({ where: { uid: grant.environmentUid }, attributes: ['uid', 'shortName'], transaction });
-  await writeAudit(models.AuditEvent, { tenantUid: grant.tenantUid, tenant: tenant?.shortName ?? null, actor: EXPIRY_ACTOR, actorName: null }, [{
+  await writeAudit(models, { tenantUid: grant.tenantUid, tenant: tenant?.shortName ?? null, actor: EXPIRY_ACTOR, actorName: null }, [{
     action: 'APPLICATION_ACCESS_REVOKED', resourceType: 'Application', resourceName: application?.shortName ?? null, resourceId: grant.applicationUid,
     details: {
       grant: grant.uid, stream: stream?.name ?? null, environment: environment?.shortName ?? null, accessType: grant.accessType,

@@ -30,7 +30,7 @@ export async function resetPassword(models: Models, person: Person, password: st
   const passwordHash = await hashSecret(password);
   await models.sequelize.transaction(async (transaction) => {
     await person.user.update({ passwordHash, modifiedBy: maker.actor }, { transaction });
-    await writeAudit(models.AuditEvent, { tenantUid: person.tenant.uid, tenant: person.tenant.shortName, ...maker }, [{
+    await writeAudit(models, { tenantUid: person.tenant.uid, tenant: person.tenant.shortName, ...maker }, [{
       action: 'UPDATED', resourceType: 'User', resourceName: person.user.email, resourceId: person.user.uid,
       details: { password: { old: '***', new: '***' } },
     }], transaction);

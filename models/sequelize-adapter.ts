@@ -4,7 +4,7 @@
  * pooled connections under its query hooks, and the pool's counters. package.json pins Sequelize to one exact version, and
  * test/unit/sequelize-adapter.test.ts fails when an upgrade changes anything this file relies on.
  */
-import { ConnectionError, Utils, type FindOptions, type Model, type ModelStatic, type Sequelize } from 'sequelize';
+import { ConnectionError, Utils, type FindOptions, type Model, type ModelStatic, type Sequelize, type Transaction } from 'sequelize';
 
 type Generator = { selectQuery: (table: string, options: object, model: unknown) => string };
 type Mapper = { mapOptionFieldNames: (options: object, model: unknown) => object };
@@ -57,17 +57,23 @@ interface Pool {
 }
 type Observed = Sequelize & { runHooks(name: string, ...args: unknown[]): Promise<void>; options: { logging?: unknown } };
 
+/** What a statement's hooks are told besides its SQL: its kind and, for the metrics' table label, its model. */
+export interface StatementOptions { type?: 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE'; model?: ModelStatic<Model> }
+
 /**
- * `run` on one of Sequelize's pooled connections, as Sequelize runs its own queries: its `beforeQuery` and
- * `afterQuery` hooks and its logger see the statement (`query.sql`) as they see their own, so whatever observes
- * the statements (the query-count test, a debug log) sees these too. A connection lost under the statement
- * (`isLost`) goes back to the pool marked unusable, and the error becomes Sequelize's ConnectionError.
+ * `run` on one of Sequelize's pooled connections, or on the connection of `transaction` (whose statements stay
+ * on it, in order), as Sequelize runs its own queries: its `beforeQuery` and `afterQuery` hooks and its logger see
+ * the statement (`query.sql`) as they see their own, so whatever observes the statements (the query-count test, a
+ * debug log) sees these too. A connection lost under the statement (`isLost`) is marked unusable for the pool,
+ * and the error becomes Sequelize's ConnectionError.
  */
-export async function onPooledConnection<R>(sequelize: Sequelize, sql: string, isLost: (err: unknown) => boolean, run: (connection: unknown) => Promise<R>): Promise<R> {
+export async function onPooledConnection<R>(sequelize: Sequelize, sql: string, isLost: (err: unknown) => boolean, run: (connection: unknown) => Promise<R>,
+  transaction?: Transaction, statement: StatementOptions = {}): Promise<R> {
   const pool = sequelize.connectionManager as unknown as Pool;
-  const options = { type: 'SELECT', prepared: true };
+  const options = { type: statement.type ?? 'SELECT', prepared: true, ...(statement.model ? { model: statement.model } : {}) };
   const query = { sql };
-  const connection = await pool.getConnection(options);
+  const own = transaction ? (transaction as unknown as { connection: PooledConnection }).connection : undefined;
+  const connection = own ?? await pool.getConnection(options);
   try {
     const { logging } = (sequelize as Observed).options;
     await (sequelize as Observed).runHooks('beforeQuery', options, query);
@@ -81,8 +87,40 @@ export async function onPooledConnection<R>(sequelize: Sequelize, sql: string, i
     throw err;
   } finally {
     await (sequelize as Observed).runHooks('afterQuery', options, query);
-    await pool.releaseConnection(connection);
+    if (!own) await pool.releaseConnection(connection);
   }
+}
+
+type Formatter = { formatError(err: Error, stack?: string): Error };
+type Dialect = { Query: new (connection: unknown, sequelize: Sequelize, options: object) => Formatter };
+
+/** A driver's error as Sequelize's own query would have thrown it (UniqueConstraintError, ForeignKeyConstraintError, …). */
+export function sequelizeError(sequelize: Sequelize, err: Error): Error {
+  const { Query } = (sequelize as unknown as { dialect: Dialect }).dialect;
+  return new Query(null, sequelize, {}).formatError(err, err.stack);
+}
+
+/** The attributes Sequelize's save keeps for a model: its timestamps and its version (the optimistic lock). */
+export interface Bookkeeping { createdAt?: string; updatedAt?: string; version?: string; autoIncrement: string[] }
+
+export function bookkeeping(model: ModelStatic<Model>): Bookkeeping {
+  const m = model as unknown as { _timestampAttributes: { createdAt?: string; updatedAt?: string }; _versionAttribute?: string; autoIncrementAttribute?: string };
+  const attributes = model.getAttributes() as Record<string, { autoIncrement?: boolean }>;
+  return {
+    createdAt: m._timestampAttributes.createdAt || undefined,
+    updatedAt: m._timestampAttributes.updatedAt || undefined,
+    version: m._versionAttribute || undefined,
+    autoIncrement: Object.keys(attributes).filter((a) => attributes[a].autoIncrement),
+  };
+}
+
+/** A row written as save writes it: nothing changed since, its values now its previous values. */
+export function markSaved(row: Model): void {
+  const r = row as unknown as Instance;
+  r._previousDataValues = { ...r.dataValues };
+  r._changed = new Set();
+  r.isNewRecord = false;
+  (r._options as { isNewRecord?: boolean }).isNewRecord = false;
 }
 
 /** sequelize-pool's counters, on the pool Sequelize keeps without read replication. */

@@ -62,11 +62,11 @@ async function store(resource: Resource, ctx: RequestContext, mode: Mode, row: R
   try {
     if (row) {
       row.set({ ...values, modifiedBy: actor });
-      saved = await row.save({ transaction });
+      saved = await ctx.models.data.update(row, transaction);
     } else {
       const extra: Record<string, unknown> = { tenantUid: ctx.principal.tenant.uid, ...values, createdBy: actor, modifiedBy: actor };
       if (resource.onCreate) await resource.onCreate(ctx, extra, transaction);
-      saved = await resource.model(ctx.models).create(extra, { transaction });
+      saved = await ctx.models.data.insert(resource.model(ctx.models).build(extra), transaction);
     }
   } catch (err) {
     throw (err instanceof UniqueConstraintError && uniqueIndexClash(resource, ctx, values, err)) || err;
@@ -199,7 +199,7 @@ export function resourceHandlers(resource: Resource) {
       const blocker = resource.blockers ? await resource.blockers(ctx, row, transaction) : null;
       if (blocker) throw new UnprocessableError(blocker);
       const before = resource.extraAudit ? (await snapshot(resource, row, ctx, transaction)).values : undefined;
-      await row.destroy({ transaction });
+      await ctx.models.data.destroy(row, transaction);
       return {
         result: undefined,
         audit: [

@@ -18,7 +18,7 @@ export async function mutate<T>(ctx: RequestContext, work: (transaction: Transac
     return await ctx.models.sequelize.transaction(async (transaction) => {
       ctx.transaction = transaction;
       const { result, audit } = await work(transaction);
-      await writeAudit(ctx.models.AuditEvent, auditActor(ctx), audit, transaction);
+      await writeAudit(ctx.models, auditActor(ctx), audit, transaction);
       return result;
     });
   } finally {

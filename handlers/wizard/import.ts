@@ -109,7 +109,7 @@ export async function importTopics(ctx: RequestContext, available: ProviderTopic
       const transaction = new TopicTransaction(sequelize, outer);
       try {
         const audit = await importOne(ctx, topic, request, local, transaction);
-        if (!request.dryRun && audit.length > 0) await writeAudit(ctx.models.AuditEvent, auditActor(ctx), audit, await transaction.get());
+        if (!request.dryRun && audit.length > 0) await writeAudit(ctx.models, auditActor(ctx), audit, await transaction.get());
         await transaction.commit();
       } catch (err) {
         await transaction.rollback();
@@ -144,7 +144,7 @@ async function summarise(ctx: RequestContext, request: ImportRequest, report: Im
     const tenant = ctx.principal.tenant;
     if (created) await ctx.models.Tenant.update({ wizardCompleted: true }, { where: { uid: tenant.uid }, transaction });
     const { dryRun: _dryRun, failures, ...counts } = report;
-    await writeAudit(ctx.models.AuditEvent, auditActor(ctx), [{
+    await writeAudit(ctx.models, auditActor(ctx), [{
       action: 'SYNCHRONIZED', resourceType: 'Tenant', resourceName: tenant.shortName, resourceId: tenant.uid,
       details: {
         wizard: 'topics', provider: request.provider, environment: request.environment.shortName, topics: request.topics.length,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { numbered } from '../../models/data-access-pg';
+import { numbered } from '../../models/pg-prepared';
 
 describe('numbered: hand-written statements as PostgreSQL prepared statements', () => {
   it('numbers each ? in order', () => {
