@@ -60,6 +60,12 @@ export interface DataAccess extends RowWrites {
 export interface RowWrites {
   /** Stores a row made by `model.build`; answers it as read back (every attribute, null where none was given). */
   insert<M extends Model>(row: M, transaction: Transaction): Promise<M>;
+  /**
+   * As insert, except that a row clashing with another on a unique index is not written and null answers, the
+   * transaction still usable: PostgreSQL only (`ON CONFLICT DO NOTHING`). Absent where the dialect cannot (MySQL's
+   * INSERT IGNORE would also turn other refusals into warnings).
+   */
+  insertUnlessClash?<M extends Model>(row: M, transaction: Transaction): Promise<M | null>;
   /** Stores what was set on a row since it was read (nothing when nothing changed), as save does. */
   update<M extends Model>(row: M, transaction: Transaction): Promise<M>;
   /** Deletes the row as it was read (its uid and version), as destroy does. */

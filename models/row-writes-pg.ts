@@ -47,25 +47,31 @@ function insertText(model: ModelStatic<Model>, t: Table, written: string[], rows
   });
 }
 
+/** A new row's values as save stores them, the INSERT, and the row as read back; null: `unlessClash` and a unique clash. */
+async function insertRow<M extends Model>(sequelize: Sequelize, row: M, transaction: Transaction, unlessClash: boolean): Promise<M | null> {
+  const model = row.constructor as ModelStatic<Model>;
+  const t = tableInfo(model);
+  const values = { ...dataValues(row) };
+  const now = new Date();
+  if (t.keeping.createdAt && !values[t.keeping.createdAt]) values[t.keeping.createdAt] = now;
+  if (t.keeping.updatedAt) values[t.keeping.updatedAt] = now;
+  if (t.keeping.version) values[t.keeping.version] = 0;
+  fillKeys(model, values);
+  const written = t.attributes.filter((a) => values[a] !== undefined && !t.keeping.autoIncrement.includes(a));
+  const text = insertText(model, t, written, 1) + (unlessClash ? ' ON CONFLICT DO NOTHING' : '');
+  const { rowCount } = await queryPrepared(sequelize, text, written.map((a) => values[a]), transaction, { type: 'INSERT', model });
+  if (rowCount === 0) return null;
+  // As RETURNING * would give it: every attribute, null where nothing was written (no column has a default of
+  // its own that the model lacks).
+  const stored: Record<string, unknown> = {};
+  for (const a of t.attributes) stored[a] = values[a] ?? null;
+  return readRow(model as ModelStatic<M>, stored);
+}
+
 export function pgRowWrites(sequelize: Sequelize): RowWrites {
   return {
-    async insert<M extends Model>(row: M, transaction: Transaction): Promise<M> {
-      const model = row.constructor as ModelStatic<Model>;
-      const t = tableInfo(model);
-      const values = { ...dataValues(row) };
-      const now = new Date();
-      if (t.keeping.createdAt && !values[t.keeping.createdAt]) values[t.keeping.createdAt] = now;
-      if (t.keeping.updatedAt) values[t.keeping.updatedAt] = now;
-      if (t.keeping.version) values[t.keeping.version] = 0;
-      fillKeys(model, values);
-      const written = t.attributes.filter((a) => values[a] !== undefined && !t.keeping.autoIncrement.includes(a));
-      await queryPrepared(sequelize, insertText(model, t, written, 1), written.map((a) => values[a]), transaction, { type: 'INSERT', model });
-      // As RETURNING * would give it: every attribute, null where nothing was written (no column has a default of
-      // its own that the model lacks).
-      const stored: Record<string, unknown> = {};
-      for (const a of t.attributes) stored[a] = values[a] ?? null;
-      return readRow(model as ModelStatic<M>, stored);
-    },
+    insert: async <M extends Model>(row: M, transaction: Transaction) => (await insertRow(sequelize, row, transaction, false))!,
+    insertUnlessClash: <M extends Model>(row: M, transaction: Transaction) => insertRow(sequelize, row, transaction, true),
 
     async update<M extends Model>(row: M, transaction: Transaction): Promise<M> {
       const model = row.constructor as ModelStatic<Model>;

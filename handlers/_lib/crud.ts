@@ -56,17 +56,25 @@ async function store(resource: Resource, ctx: RequestContext, mode: Mode, row: R
   const input = await readInput(resource, ctx, mode, row, transaction);
   const { values, links } = input;
   if (resource.check) await resource.check(ctx, values, row, transaction);
-  await checkUnique(resource, ctx, values, row, transaction);
+  const { data } = ctx.models;
+  // Where an INSERT can meet a unique clash without failing the transaction, a create looks for the clash only
+  // when it met one: the unique index checks every create anyway.
+  const afterClash = !row && data.insertUnlessClash !== undefined;
+  if (!afterClash) await checkUnique(resource, ctx, values, row, transaction);
   const actor = ctx.principal.email;
   let saved: Row;
   try {
     if (row) {
       row.set({ ...values, modifiedBy: actor });
-      saved = await ctx.models.data.update(row, transaction);
+      saved = await data.update(row, transaction);
     } else {
       const extra: Record<string, unknown> = { tenantUid: ctx.principal.tenant.uid, ...values, createdBy: actor, modifiedBy: actor };
       if (resource.onCreate) await resource.onCreate(ctx, extra, transaction);
-      saved = await ctx.models.data.insert(resource.model(ctx.models).build(extra), transaction);
+      const built = resource.model(ctx.models).build(extra);
+      const written = afterClash ? await data.insertUnlessClash!(built, transaction) : null;
+      if (!written && afterClash) await checkUnique(resource, ctx, values, row, transaction);
+      // No clash a unique field names: the plain INSERT fails with the index's own error (uniqueIndexClash below).
+      saved = written ?? await data.insert(built, transaction);
     }
   } catch (err) {
     throw (err instanceof UniqueConstraintError && uniqueIndexClash(resource, ctx, values, err)) || err;

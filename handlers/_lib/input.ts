@@ -1,6 +1,7 @@
 /** Request body → model values for create (POST), replace (PUT) and patch (PATCH) — docs/contract.md §3.4. */
-import { Op, fn, col, where as sqlWhere, type Transaction, type UniqueConstraintError } from 'sequelize';
+import type { Model, ModelStatic, Transaction, UniqueConstraintError } from 'sequelize';
 import { collidingColumns } from '../../models/db-errors';
+import { columnOf, tableOf } from '../../models/select-sql';
 import type { Row } from '../../models/define';
 import type { RequestContext } from '../../core/context';
 import { BadRequestError, ConflictError, UnprocessableError } from '../../core/errors';
@@ -123,17 +124,33 @@ export async function checkUnique(resource: Resource, ctx: RequestContext, value
     const attr = attributeOf(f);
     const value = values[attr];
     if (typeof value !== 'string' || (row && String(row.get(attr)).toLowerCase() === value.toLowerCase())) continue;
-    const attributes = model.getAttributes() as Attributes;
-    // The lowercase twin (`name_key`) carries the unique index; LOWER(name) would scan every row of the tenant.
-    const twin = twinOf(attributes, attr);
-    const same = twin ? { [twin]: value.toLowerCase() } : sqlWhere(fn('LOWER', col(attributes[attr]?.field ?? attr)), value.toLowerCase());
-    const scope = resource.scope ? {} : { tenantUid: ctx.principal.tenant.uid };
-    const clash = await model.findOne({
-      where: { [Op.and]: [scope, same, ...(row ? [{ uid: { [Op.ne]: row.uid } }] : [])] },
-      transaction,
-    });
-    if (clash) throw new ConflictError(`${f.name}: '${value}' already exists`);
+    const scoped = !resource.scope;
+    const sql = clashSql(model, attr, scoped, !!row);
+    const clash = await ctx.models.data.select(sql, [...(scoped ? [ctx.principal.tenant.uid] : []), value.toLowerCase(), ...(row ? [row.uid] : [])], transaction);
+    if (clash.length > 0) throw new ConflictError(`${f.name}: '${value}' already exists`);
   }
+}
+
+/** Built once per model, attribute and shape: the statement that finds another row with a unique value. */
+const clashTexts = new WeakMap<object, Map<string, string>>();
+
+/**
+ * A row of the scope (the tenant when `scoped`) other than the one updated (`other`: `uid <> ?`) whose `attr`
+ * has the value, ignoring case: its lowercase twin (`name_key`) carries the unique index; LOWER(name) would scan
+ * every row of the tenant.
+ */
+function clashSql(model: ModelStatic<Model>, attr: string, scoped: boolean, other: boolean): string {
+  let byKey = clashTexts.get(model);
+  if (!byKey) clashTexts.set(model, (byKey = new Map()));
+  const key = `${attr}:${scoped}:${other}`;
+  let sql = byKey.get(key);
+  if (!sql) {
+    const twin = twinOf(model.getAttributes() as Attributes, attr);
+    const same = twin ? `${columnOf(model, twin)} = ?` : `LOWER(${columnOf(model, attr)}) = ?`;
+    const where = [...(scoped ? [`${columnOf(model, 'tenantUid')} = ?`] : []), same, ...(other ? [`${columnOf(model, 'uid')} <> ?`] : [])];
+    byKey.set(key, (sql = `SELECT 1 AS one FROM ${tableOf(model)} WHERE ${where.join(' AND ')} LIMIT 1`));
+  }
+  return sql;
 }
 
 /**
