@@ -178,12 +178,10 @@ async function loadReverse(assoc: AssociationDef, attribute: string, rows: Row[]
 
 /** Replaces the links of a to-many association, keeping the given order; a row just created (`fresh`) has none to remove. */
 export async function setLinks(ctx: RequestContext, assoc: AssociationDef, sourceUid: string, targetUids: string[], transaction: Transaction, fresh = false): Promise<void> {
-  const join = ctx.models[assoc.join!] as any;
+  const join = ctx.models[assoc.join!] as unknown as ModelStatic<Model>;
   if (!fresh) await join.destroy({ where: { sourceUid }, transaction });
   const unique = [...new Set(targetUids)];
-  if (unique.length > 0) {
-    await join.bulkCreate(unique.map((targetUid, position) => ({ sourceUid, targetUid, position })), { transaction });
-  }
+  await ctx.models.data.insertStored(join, unique.map((targetUid, position) => ({ sourceUid, targetUid, position })), transaction);
 }
 
 /**

@@ -202,6 +202,7 @@ describe('the statements of every write', () => {
   it('every operation of the scenario has its expected count, and only those', () => {
     const seen = Object.fromEntries([...measured].map(([op, m]) => [op, `${m.count}: ${m.kinds}`]));
     const expected = Object.fromEntries(Object.entries(EXPECTED).map(([op, e]) => [op, e[family]]));
+    if (process.env.DUMP_SQL) for (const [op, m] of measured) if (op === process.env.DUMP_SQL) console.log(m.sql.join('\n'));
     expect(seen).toEqual(expected);
   });
 
