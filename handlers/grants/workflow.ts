@@ -17,7 +17,7 @@ import { expireGrant } from '../../models/grant-expiry';
 import { expiryOf } from '../../auth/policies/access';
 import { configOfPair } from '../../models/stream-config';
 import type { RequestContext } from '../../core/context';
-import { BadRequestError, ConflictError, ForbiddenError, UnprocessableError } from '../../core/errors';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../core/errors';
 import { checkIfMatch } from '../_lib/etag';
 import { mutate } from '../_lib/mutation';
 
@@ -132,9 +132,10 @@ export async function requestGrant(ctx: RequestContext, r: GrantRequest, transac
 
 async function partsOf(ctx: RequestContext, grant: Row, transaction: Transaction) {
   // One after the other: a transaction is one connection, which runs one query at a time.
-  const application = await ctx.models.Application.findOne({ where: { uid: grant.applicationUid }, transaction });
-  const stream = await ctx.models.Stream.findOne({ where: { uid: grant.streamUid }, transaction });
-  const environment = await ctx.models.Environment.findOne({ where: { uid: grant.environmentUid }, transaction });
+  const { data } = ctx.models;
+  const application = await data.readByUid(ctx.models.Application, grant.applicationUid, grant.tenantUid, transaction);
+  const stream = await data.readByUid(ctx.models.Stream, grant.streamUid, grant.tenantUid, transaction);
+  const environment = await data.readByUid(ctx.models.Environment, grant.environmentUid, grant.tenantUid, transaction);
   return { application: application!, stream: stream!, environment: environment! };
 }
 
@@ -160,6 +161,9 @@ export async function actOnGrant(ctx: RequestContext, grant: Row, requested: Gra
     if (comment !== undefined && comment !== null) extra.reason = comment;
     return { result: undefined, audit: [grantEntry(decision.audit, grant, await partsOf(ctx, grant, transaction), extra)] };
   });
-  await grant.reload();
+  // As reload does: the row read again, its values taken as they are now.
+  const fresh = await ctx.models.data.readByUid(ctx.models.ApplicationAccessGrant, grant.uid, grant.tenantUid);
+  if (!fresh) throw new NotFoundError(`application access grant ${grant.uid} not found`);
+  grant.set((fresh as unknown as { dataValues: Record<string, unknown> }).dataValues, { raw: true, reset: true });
   return true;
 }
