@@ -67,7 +67,7 @@ export const applicationResource: Resource<'applications', 'findByName' | 'findB
     return inUse(`Application ${row.shortName}`, {
       ...(await authenticationCount(ctx.models, where, transaction)),
       deployment: await deploymentCount(ctx.models.ApplicationDeployment, where, transaction),
-      'open access grant': await openGrantCount(ctx.models.ApplicationAccessGrant, where, transaction),
+      'open access grant': await openGrantCount(ctx.models, where, transaction),
     });
   },
   links: (_row, ctx, self) => ({

@@ -99,7 +99,7 @@ export const environmentResource: Resource<'environments', 'findByName' | 'findB
     return inUse(`Environment ${row.shortName}`, {
       ...(await authenticationCount(ctx.models, where, transaction)),
       deployment: await deploymentCount(ctx.models.ApplicationDeployment, where, transaction),
-      'open access grant': await openGrantCount(ctx.models.ApplicationAccessGrant, where, transaction),
+      'open access grant': await openGrantCount(ctx.models, where, transaction),
     });
   },
   links: (_row, _ctx, self) => ({ synchronize: link(`${self}/synchronize`), graph: link(`${self}/graph`) }),

@@ -29,8 +29,9 @@ const forced = (ctx: RequestContext) => (ctx.body as { force?: unknown } | null)
 async function related(ctx: RequestContext, values: Record<string, any>, row: Row | undefined, transaction?: Transaction) {
   const pick = (attr: string) => (attr in values ? values[attr] : row?.[attr]) ?? null;
   // One after the other: inside a transaction both share its one connection.
-  const stream = await ctx.models.Stream.findOne({ where: { uid: pick('streamUid') }, transaction });
-  const environment = await ctx.models.Environment.findOne({ where: { uid: pick('environmentUid') }, transaction });
+  const one = async (model: typeof ctx.models.Stream, uid: string | null) => (uid ? (await ctx.models.data.readByUids(model, [uid], transaction))[0] : undefined);
+  const stream = await one(ctx.models.Stream, pick('streamUid'));
+  const environment = await one(ctx.models.Environment, pick('environmentUid'));
   return { pick, stream: stream!, environment: environment! };
 }
 
@@ -56,7 +57,7 @@ async function checkCompatible(ctx: RequestContext, stream: Row, row: Row, versi
     const next = versions.get(side);
     const oldUid = row[pinAttr(side)];
     if (!next || !oldUid || oldUid === next.uid) continue;
-    const old = await ctx.models.SchemaVersion.findOne({ where: { uid: oldUid }, transaction });
+    const old = oldUid ? (await ctx.models.data.readByUids(ctx.models.SchemaVersion, [oldUid], transaction))[0] ?? null : null;
     if (!old) continue;
     const reasons = backwardProblems(stream[`${side}Type`] as SchemaType, old.schemaBody, next.schemaBody);
     if (reasons.length > 0) {
@@ -67,7 +68,7 @@ async function checkCompatible(ctx: RequestContext, stream: Row, row: Row, versi
 }
 
 async function topicName(ctx: RequestContext, stream: Row, environment: Row, transaction?: Transaction): Promise<string> {
-  const instance = (await ctx.models.Instance.findOne({ where: { uid: environment.instanceUid }, transaction }))!;
+  const instance = (await ctx.models.data.readByUids(ctx.models.Instance, [environment.instanceUid], transaction))[0]!;
   const name = topicNameOf(instance.topicNamePattern, {
     tenant: ctx.principal.tenant.shortName, instance: instance.shortName, environment: environment.shortName, stream: stream.name,
   });
@@ -126,7 +127,7 @@ export const streamConfigResource: Resource<'stream_configs', 'findByStream' | '
   policy: streamConfigPolicy,
   check,
   blockers: async (ctx, row, transaction) => inUse(`Stream config ${row.topicName}`, {
-    'open access grant': await openGrantCount(ctx.models.ApplicationAccessGrant, { streamUid: row.streamUid, environmentUid: row.environmentUid }, transaction),
+    'open access grant': await openGrantCount(ctx.models, { streamUid: row.streamUid, environmentUid: row.environmentUid }, transaction),
   }),
   links: (_row, _ctx, self) => ({
     asyncapi: link(`${self}/asyncapi`),

@@ -71,7 +71,7 @@ export const streamResource: Resource<'streams', 'findByName' | 'findByOwners'> 
     const configs = await configsWhere(ctx.models, { streamUid: row.uid }, transaction);
     if (configs.length > 0) return `Stream ${row.name} has stream config(s) ${configs.join(', ')}; delete them first`;
     // Terminal grants and access rows go with the stream; open ones (imported without a config) must end first.
-    return inUse(`Stream ${row.name}`, { 'open access grant': await openGrantCount(ctx.models.ApplicationAccessGrant, { streamUid: row.uid }, transaction) });
+    return inUse(`Stream ${row.name}`, { 'open access grant': await openGrantCount(ctx.models, { streamUid: row.uid }, transaction) });
   },
   links: (row, ctx, self) => ({ streamConfigs: link(`${ctx.base}/stream_configs/search/findByStream?stream=${row.uid}`), graph: link(`${self}/graph`) }),
 };

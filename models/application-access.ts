@@ -1,4 +1,6 @@
-import { DataTypes, Op, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
+import { DataTypes, Op, type Model, type ModelStatic, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
+import type { DataAccess } from './data-access';
+import { columnOf, tableOf } from './select-sql';
 import { defineModel, type RowModel } from './define';
 import { isOpen, OPEN_STATUSES, type GrantStatus } from '../core/rules/grant-state';
 
@@ -52,8 +54,13 @@ export async function moveGrant(grants: RowModel, m: GrantMove, transaction: Tra
 }
 
 /** How many Pending or Approved grants match (delete blockers of applications, environments, streams, configs). */
-export function openGrantCount(grants: RowModel, where: Record<string, string>, transaction?: Transaction): Promise<number> {
-  return grants.count({ where: { ...where, status: OPEN_STATUSES as GrantStatus[] }, transaction });
+export async function openGrantCount(models: { ApplicationAccessGrant: RowModel; data: Pick<DataAccess, 'select'> }, where: Record<string, string>, transaction?: Transaction): Promise<number> {
+  // One statement text per set of attributes, prepared where the dialect prepares.
+  const keys = Object.keys(where).sort();
+  const g = models.ApplicationAccessGrant as unknown as ModelStatic<Model>;
+  const sql = `SELECT count(*) AS n FROM ${tableOf(g)} WHERE ${columnOf(g, 'status')} IN (?)${keys.map((k) => ` AND ${columnOf(g, k)} = ?`).join('')}`;
+  const [row] = await models.data.select(sql, [OPEN_STATUSES, ...keys.map((k) => where[k])], transaction);
+  return Number(row.n);
 }
 
 /** Grants without an end or whose end is after `now`. */
