@@ -193,7 +193,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     if (operation && deps.config.validateResponses) answering.set(res, operation.operationId);
     const isPublic = Array.isArray(operation?.security) && operation.security.length === 0;
     if (!operation && isPublicPath(path)) throw routeError(method, path);
-    const authenticated = isPublic ? undefined : await options.authenticate(req.headers, method === 'GET' ? itemWanted(operation, relative) : undefined);
+    const authenticated = isPublic ? undefined : await options.authenticate(req.headers, itemWanted(operation, relative));
     let principal: Principal | undefined;
     let prefetched: Prefetched | undefined;
     if (authenticated) ({ prefetched, ...principal } = authenticated);
@@ -236,7 +236,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     writeReply(req, res, reply);
   }
 
-  /** The row a GET of one item will read (handlers tagged `itemModel`), so authentication reads it alongside. */
+  /** The row the handler of one item will read (handlers tagged `itemModel`), so authentication reads it alongside. */
   function itemWanted(operation: Operation | undefined, path: string): ItemWanted | undefined {
     const handler = operation && operationHandlers[operation.operationId];
     if (!handler?.itemModel) return undefined;

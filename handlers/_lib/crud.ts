@@ -190,16 +190,19 @@ export function resourceHandlers(resource: Resource) {
     return row;
   };
 
-  const update = (mode: Exclude<Mode, 'create'>): Handler => withPrecheck(async (ctx) => {
+  // The row an update or delete names is read with the caller, as a GET's is (store.findByUid takes it).
+  const ofItem = <H extends Handler>(handler: H): H & CheckedHandler => Object.assign(handler, { itemModel: resource.model });
+
+  const update = (mode: Exclude<Mode, 'create'>): Handler => ofItem(withPrecheck(async (ctx) => {
     const row = await editable(ctx);
     const { row: saved, related } = await mutate(ctx, async (transaction) => {
       const written = await updateWithin(resource, ctx, mode, row, transaction);
       return { result: written, audit: written.audit };
     });
     return hal(await renderOne(resource, saved, ctx, undefined, related), 200, validatorHeaders(saved));
-  }, editable);
+  }, editable));
 
-  const remove: Handler = async (ctx) => {
+  const remove: Handler = ofItem(async (ctx: RequestContext) => {
     const row = await findVisible(resource, ctx, ctx.params.id);
     if (!(await resource.policy.canDelete(ctx, row))) throw new ForbiddenError(`You may not delete this ${resource.itemRel}`);
     checkIfMatch(ctx, row);
@@ -217,7 +220,7 @@ export function resourceHandlers(resource: Resource) {
       };
     });
     return noContent();
-  };
+  });
 
   const searchIndex: Handler = (ctx) => {
     const links: Record<string, unknown> = {};

@@ -23,7 +23,9 @@ export async function mutate<T>(ctx: RequestContext, work: (transaction: Transac
     });
   } finally {
     ctx.transaction = outer;
-    // What the checks memoised may be what this write changed: the reply's links read it again.
+    // What the checks memoised, and the row read with the caller, may be what this write changed: the reply's
+    // links read it again, and so does a run again after a collision (handlers/_lib/conflict-retry).
     forgetMemos(ctx);
+    ctx.prefetched = undefined;
   }
 }

@@ -20,8 +20,9 @@ export type Handler = (ctx: RequestContext) => Promise<Reply> | Reply;
  */
 export type Precheck = (ctx: RequestContext) => Promise<unknown>;
 /**
- * `itemModel`: the handler answers GET of one row named by the `id` path parameter, so the adapter may ask for that
- * row alongside the caller: one round trip instead of two; `itemRelated`: and the targets of these associations.
+ * `itemModel`: the handler reads first the one row named by the `id` path parameter (a GET, PUT, PATCH or DELETE of
+ * an item), so the adapter may ask for that row alongside the caller: one round trip instead of two; `itemRelated`:
+ * and the targets of these associations.
  */
 export type CheckedHandler = Handler & {
   precheck?: Precheck;
