@@ -1,11 +1,12 @@
 import { Op } from 'sequelize';
 import { grantPolicy } from '../auth/policies/access';
+import { primeParentRows } from '../auth/parent-rows';
 import type { Row } from '../models/define';
 import { GRANT_STATUSES } from '../core/rules/grant-state';
 import { parseInstant } from '../core/rules/access-duration';
 import { matchEnum } from '../core/rules/loose-enum';
 import type { RequestContext } from '../core/context';
-import { renderOne } from './_lib/crud';
+import { readsItem, renderOne } from './_lib/crud';
 import { BadRequestError, ForbiddenError } from '../core/errors';
 import { validatorHeaders } from './_lib/etag';
 import { itemHref, link, timestamp } from '../core/hal';
@@ -13,12 +14,12 @@ import { mutate } from './_lib/mutation';
 import { hal, noContent, plain, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { replacesGeneric } from './_lib/wiring';
-import { findVisible, resolveRequiredBodyRef } from './_lib/store';
+import { findVisible, loadRelated, resolveRequiredBodyRef, type Related } from './_lib/store';
 import { applicationResource } from './applications';
 import { grantSearchItems, plainGrant } from './dto/grant';
 import { inEffect, instant } from './dto/grant-expiry';
 import { environmentResource } from './environments';
-import { actOnGrant, mayRequest, requestGrant } from './grants/workflow';
+import { actOnGrant, mayRequest, requestGrant, type GrantParts } from './grants/workflow';
 import { streamResource } from './streams';
 
 const ACCESS_TYPES = ['CONSUMER', 'PRODUCER'];
@@ -113,20 +114,34 @@ export const createApplicationAccessGrant = replacesGeneric(withPrecheck(async (
 
 const reasonOf = (ctx: RequestContext): string | null | undefined => (ctx.body as { reason?: string | null } | undefined)?.reason;
 
-/** approve, deny and revoke answer the grant as it is now. */
-const decision = (action: 'approve' | 'deny' | 'revoke'): Handler => async (ctx) => {
+/**
+ * The visible grant and what it names. Its application, stream and environment never change (immutable
+ * references): read with the caller, they serve the rights, the audit entry and the reply.
+ */
+async function grantWithParts(ctx: RequestContext): Promise<{ grant: Row; related: Related; parts?: GrantParts }> {
   const grant = await findVisible(grantResource, ctx, ctx.params.id);
-  await actOnGrant(ctx, grant, action, action === 'approve' ? undefined : reasonOf(ctx));
-  return hal(await renderOne(grantResource, grant, ctx), 200, validatorHeaders(grant));
-};
+  const related = await loadRelated(grantResource, [grant], ctx);
+  const of = related.get(grant.uid);
+  const [application, stream, environment] = (['application', 'stream', 'environment'] as const).map((rel) => of?.get(rel) as Row | null | undefined);
+  if (!application || !stream || !environment) return { grant, related };
+  primeParentRows(ctx, [application, stream, environment]);
+  return { grant, related, parts: { application, stream, environment } };
+}
+
+/** approve, deny and revoke answer the grant as it is now. */
+const decision = (action: 'approve' | 'deny' | 'revoke'): Handler => readsItem(grantResource, async (ctx: RequestContext) => {
+  const { grant, related, parts } = await grantWithParts(ctx);
+  await actOnGrant(ctx, grant, action, action === 'approve' ? undefined : reasonOf(ctx), parts);
+  return hal(await renderOne(grantResource, grant, ctx, undefined, related), 200, validatorHeaders(grant));
+});
 
 export const approveApplicationAccessGrant = decision('approve');
 export const denyApplicationAccessGrant = decision('deny');
 export const revokeApplicationAccessGrant = decision('revoke');
 
 /** Cancel keeps the row; a grant that is already over is left as it is (204 all the same). */
-export const cancelApplicationAccessGrant: Handler = async (ctx) => {
-  const grant = await findVisible(grantResource, ctx, ctx.params.id);
-  await actOnGrant(ctx, grant, 'cancel');
+export const cancelApplicationAccessGrant: Handler = readsItem(grantResource, async (ctx: RequestContext) => {
+  const { grant, parts } = await grantWithParts(ctx);
+  await actOnGrant(ctx, grant, 'cancel', undefined, parts);
   return noContent();
-};
+});

@@ -153,17 +153,25 @@ function relatedWanted(resource: Resource, models: Models): RelatedWanted[] {
   return list;
 }
 
+/**
+ * Marks a handler that first reads the one item its `id` path parameter names: the caller's statement reads that
+ * row and the targets of its associations alongside (store.findByUid and loadRelated take them).
+ */
+export function readsItem<H extends Handler>(resource: Resource, handler: H): H & CheckedHandler {
+  return Object.assign(handler, { itemModel: resource.model, itemRelated: (models: Models) => relatedWanted(resource, models) });
+}
+
 export function resourceHandlers(resource: Resource) {
   const model = (ctx: RequestContext) => resource.model(ctx.models);
   const collectionPath = (ctx: RequestContext) => `${ctx.base}/${resource.collection}`;
 
   const list: Handler = (ctx) => listing(resource, ctx, undefined, collectionPath(ctx), [], false);
 
-  const get: CheckedHandler = Object.assign(async (ctx: RequestContext) => {
+  const get = readsItem(resource, async (ctx: RequestContext) => {
     const row = await findVisible(resource, ctx, ctx.params.id);
     if (notModified(ctx, row)) return { status: 304, headers: validatorHeaders(row) };
     return hal(await renderOne(resource, row, ctx), 200, validatorHeaders(row));
-  }, { itemModel: resource.model, itemRelated: (models: Models) => relatedWanted(resource, models) });
+  });
 
   /** `/tenant`, `/user`: the caller's own item, read fresh and answered exactly like GET of its id. */
   const current = (uidOf: (ctx: RequestContext) => string): Handler => (ctx) => get({ ...ctx, params: { ...ctx.params, id: uidOf(ctx) } });

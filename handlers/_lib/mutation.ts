@@ -12,7 +12,11 @@ export function auditActor(ctx: RequestContext): AuditActor {
   return { tenantUid: p.tenant.uid, tenant: p.tenant.shortName, actor: p.email, actorName: p.fullName };
 }
 
-export async function mutate<T>(ctx: RequestContext, work: (transaction: Transaction) => Promise<Mutation<T>>): Promise<T> {
+/**
+ * `keepMemos`: the write changes nothing the permission checks read (memberships, ownership, the parent rows of
+ * auth/parent-rows: a grant's move changes only the grant), so the reply's links use what they read before it.
+ */
+export async function mutate<T>(ctx: RequestContext, work: (transaction: Transaction) => Promise<Mutation<T>>, options: { keepMemos?: boolean } = {}): Promise<T> {
   const outer = ctx.transaction;
   try {
     return await ctx.models.sequelize.transaction(async (transaction) => {
@@ -25,7 +29,7 @@ export async function mutate<T>(ctx: RequestContext, work: (transaction: Transac
     ctx.transaction = outer;
     // What the checks memoised, and the row read with the caller, may be what this write changed: the reply's
     // links read it again, and so does a run again after a collision (handlers/_lib/conflict-retry).
-    forgetMemos(ctx);
+    if (!options.keepMemos) forgetMemos(ctx);
     ctx.prefetched = undefined;
   }
 }

@@ -21,6 +21,9 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, Unproces
 import { checkIfMatch } from '../_lib/etag';
 import { mutate } from '../_lib/mutation';
 
+/** What a grant names: its application, stream and environment (references that never change). */
+export interface GrantParts { application: Row; stream: Row; environment: Row }
+
 /** `expiry`: what the request asks of the grant's end (`expiresAt` or `validFor`); the environment's default else. */
 export interface GrantRequest { application: Row; stream: Row; environment: Row; accessType: string; expiry?: ExpiryAsked }
 
@@ -141,11 +144,12 @@ async function partsOf(ctx: RequestContext, grant: Row, transaction: Transaction
 
 /**
  * Takes `requested` on a visible grant: 403 without the right, 412 on a stale `If-Match`, 422 for an illegal move,
- * nothing for a cancel of a grant that is already over, else the move as a compare-and-set with its audit entry.
+ * nothing for a cancel of a grant that is already over, else the move as a compare-and-set with its audit entry
+ * (naming the `known` parts when the caller read them, else those read in its transaction).
  * A decision that lost a race to another one answers 409. `reason` (deny, revoke, cancel) becomes the comment.
  * Answers whether the grant moved; the row is reloaded when it did.
  */
-export async function actOnGrant(ctx: RequestContext, grant: Row, requested: GrantAction, reason?: string | null): Promise<boolean> {
+export async function actOnGrant(ctx: RequestContext, grant: Row, requested: GrantAction, reason?: string | null, known?: GrantParts): Promise<boolean> {
   const decision = decide(grant.status as GrantStatus, requested, await grantCapacities(ctx, grant), expiryOf(grant));
   if (decision.kind === 'forbidden') throw new ForbiddenError(decision.message);
   checkIfMatch(ctx, grant);
@@ -159,8 +163,8 @@ export async function actOnGrant(ctx: RequestContext, grant: Row, requested: Gra
     if (!moved) throw new ConflictError(`Application Access Grant ${grant.uid} was changed by a concurrent request; reload it and retry`);
     const extra: Record<string, unknown> = { status: { old: decision.from, new: decision.to } };
     if (comment !== undefined && comment !== null) extra.reason = comment;
-    return { result: undefined, audit: [grantEntry(decision.audit, grant, await partsOf(ctx, grant, transaction), extra)] };
-  });
+    return { result: undefined, audit: [grantEntry(decision.audit, grant, known ?? await partsOf(ctx, grant, transaction), extra)] };
+  }, { keepMemos: true });
   // As reload does: the row read again, its values taken as they are now.
   const fresh = await ctx.models.data.readByUid(ctx.models.ApplicationAccessGrant, grant.uid, grant.tenantUid);
   if (!fresh) throw new NotFoundError(`application access grant ${grant.uid} not found`);
