@@ -17,6 +17,7 @@ import { writtenRelated } from './written';
 import type { Model, ModelStatic, WhereOptions } from 'sequelize';
 import type { Models } from '../../models';
 import type { RelatedWanted } from '../../models/caller';
+import type { Targets } from '../../models/data-access';
 
 /** Wire values plus association uids: what audit details compare. */
 function snapshotOf(resource: Resource, row: Row, related: Related, ctx: RequestContext): Record<string, unknown> {
@@ -29,8 +30,20 @@ function snapshotOf(resource: Resource, row: Row, related: Related, ctx: Request
 }
 
 async function snapshot(resource: Resource, row: Row, ctx: RequestContext, transaction?: Transaction) {
-  const related = await loadRelated(resource, [row], ctx, transaction);
+  const related = await loadRelated(resource, [row], ctx, transaction, toOneReadWith(resource, row, ctx));
   return { values: snapshotOf(resource, row, related, ctx), related };
+}
+
+/**
+ * The to-one targets read with the caller for this very row (ofItem below), if it was: the row names them, and the
+ * write's version check holds the row to what was read. A to-many list is read in the transaction all the same:
+ * links change without the row's version.
+ */
+function toOneReadWith(resource: Resource, row: Row, ctx: RequestContext): Map<string, Targets> | undefined {
+  const early = ctx.prefetched;
+  if (early?.row !== row || !early.targets) return undefined;
+  const toOne = new Set(resource.associations.filter((a) => !a.many).map((a) => a.rel));
+  return new Map([[row.uid as string, new Map([...early.targets].filter(([rel]) => toOne.has(rel)))]]);
 }
 
 /** One item as GET shows it; `related`: its targets when the caller knows them (a write just made them). */
@@ -140,12 +153,14 @@ export async function updateWithin(resource: Resource, ctx: RequestContext, mode
  * set of models (each holds its own model classes: a process may run more than one, as the tests do).
  */
 const wanted = new WeakMap<Models, Map<Resource, RelatedWanted[]>>();
-function relatedWanted(resource: Resource, models: Models): RelatedWanted[] {
-  let byResource = wanted.get(models);
-  if (!byResource) wanted.set(models, (byResource = new Map()));
+const wantedToOne = new WeakMap<Models, Map<Resource, RelatedWanted[]>>();
+function relatedWanted(resource: Resource, models: Models, toOneOnly = false): RelatedWanted[] {
+  const cache = toOneOnly ? wantedToOne : wanted;
+  let byResource = cache.get(models);
+  if (!byResource) cache.set(models, (byResource = new Map()));
   let list = byResource.get(resource);
   if (!list) {
-    list = resource.associations.filter((a) => !a.reverse).map((a): RelatedWanted => (a.many
+    list = resource.associations.filter((a) => !a.reverse && !(toOneOnly && a.many)).map((a): RelatedWanted => (a.many
       ? { rel: a.rel, target: a.target().model(models), join: models[a.join!] as unknown as ModelStatic<Model> }
       : { rel: a.rel, target: a.target().model(models), attribute: a.attribute! }));
     byResource.set(resource, list);
@@ -198,8 +213,10 @@ export function resourceHandlers(resource: Resource) {
     return row;
   };
 
-  // The row an update or delete names is read with the caller, as a GET's is (store.findByUid takes it).
-  const ofItem = <H extends Handler>(handler: H): H & CheckedHandler => Object.assign(handler, { itemModel: resource.model });
+  // The row an update or delete names is read with the caller, as a GET's is (store.findByUid takes it), and so
+  // are its to-one targets (the update's snapshot takes them).
+  const ofItem = <H extends Handler>(handler: H): H & CheckedHandler =>
+    Object.assign(handler, { itemModel: resource.model, itemRelated: (models: Models) => relatedWanted(resource, models, true) });
 
   const update = (mode: Exclude<Mode, 'create'>): Handler => ofItem(withPrecheck(async (ctx) => {
     const row = await editable(ctx);
