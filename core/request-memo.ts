@@ -15,6 +15,11 @@ export function memo<T>(ctx: RequestContext, key: string, load: () => Promise<T>
   return found;
 }
 
+/** What is memoised under `key`, if anything. */
+export function peek<T>(ctx: RequestContext, key: string): Promise<T> | undefined {
+  return memos.get(ctx.principal)?.get(key) as Promise<T> | undefined;
+}
+
 /** A value just read in this request, fresher than anything memoised under `key`. */
 export function remember<T>(ctx: RequestContext, key: string, value: T): void {
   let mine = memos.get(ctx.principal);

@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { canEditStream } from '../auth/policies/stream';
 import { streamConfigPolicy } from '../auth/policies/stream-config';
+import { parentRowIn } from '../auth/parent-rows';
 import type { Row } from '../models/define';
 import { configOfPair } from '../models/stream-config';
 import { openGrantCount } from '../models/application-access';
@@ -28,10 +29,10 @@ const forced = (ctx: RequestContext) => (ctx.body as { force?: unknown } | null)
 
 async function related(ctx: RequestContext, values: Record<string, any>, row: Row | undefined, transaction?: Transaction) {
   const pick = (attr: string) => (attr in values ? values[attr] : row?.[attr]) ?? null;
-  // One after the other: inside a transaction both share its one connection.
-  const one = async (model: typeof ctx.models.Stream, uid: string | null) => (uid ? (await ctx.models.data.readByUids(model, [uid], transaction))[0] : undefined);
-  const stream = await one(ctx.models.Stream, pick('streamUid'));
-  const environment = await one(ctx.models.Environment, pick('environmentUid'));
+  // The rows the permission checks read (auth/parent-rows), once per request: a config's stream and environment
+  // never change. One after the other: inside a transaction both share its one connection.
+  const stream = await parentRowIn(ctx, 'Stream', pick('streamUid'), transaction);
+  const environment = await parentRowIn(ctx, 'Environment', pick('environmentUid'), transaction);
   return { pick, stream: stream!, environment: environment! };
 }
 

@@ -5,6 +5,7 @@
 import { Op, type Model, type ModelStatic, type Transaction, type WhereOptions } from 'sequelize';
 import type { Row } from '../../models/define';
 import type { RequestContext } from '../../core/context';
+import { primeParentRows } from '../../auth/parent-rows';
 import { BadRequestError, NotFoundError } from '../../core/errors';
 import { isNone, uidOf } from './references';
 import { COUNT_WINDOW, orderOf, type PageRequest } from './paging';
@@ -33,7 +34,11 @@ async function findByUid(resource: Resource, ctx: RequestContext, uid: string, t
   const model = resource.model(ctx.models);
   if (isTenantOnly(scope, ctx)) {
     const early = ctx.prefetched;
-    if (!transaction && early?.model === model && early.uid === uid) return early.row;
+    if (!transaction && early?.model === model && early.uid === uid) {
+      // Its targets, read with it, are the parent rows the permission checks read next.
+      if (early.targets) primeParentRows(ctx, [...early.targets.values()].flat());
+      return early.row;
+    }
     return ctx.models.data.readByUid(model, uid, ctx.principal.tenant.uid, transaction);
   }
   return ctx.models.data.readOne(model, { [Op.and]: [{ uid }, scope] }, undefined, transaction);
