@@ -65,7 +65,8 @@ export async function items(resource: Resource, rows: Row[], related: Related, c
     const targets = [...new Map(rows.map((r) => related.get(r.uid)?.get(assoc.rel) as Row | null | undefined)
       .filter((t): t is Row => !!t).map((t) => [t.uid as string, t])).values()];
     const shown = new Map<string, Record<string, unknown>>();
-    const inner = await items(assoc.target(), targets, await loadRelated(assoc.target(), targets, ctx), ctx);
+    // Only what the inline shape keeps is embedded: the target's other associations are not read.
+    const inner = await items(assoc.target(), targets, await loadRelated(assoc.target(), targets, ctx, undefined, undefined, new Set(assoc.inline!.embedded)), ctx);
     targets.forEach((t, i) => shown.set(t.uid, reduce(inner[i], assoc.inline!)));
     rows.forEach((r, i) => {
       const target = related.get(r.uid)?.get(assoc.rel) as Row | null | undefined;
@@ -98,7 +99,8 @@ async function inlineIntoSummaries(resource: Resource, rows: Row[], related: Rel
     if (inlined.length === 0) continue;
     const targets = [...new Map(rows.map((r) => related.get(r.uid)?.get(assoc.rel) as Row | null | undefined)
       .filter((t): t is Row => !!t).map((t) => [t.uid as string, t])).values()];
-    const full = await items(assoc.target(), targets, await loadRelated(assoc.target(), targets, ctx), ctx);
+    // Of the target's associations only those inlined into its summary are read.
+    const full = await items(assoc.target(), targets, await loadRelated(assoc.target(), targets, ctx, undefined, undefined, new Set(inlined)), ctx);
     const byUid = new Map(targets.map((t, i) => [t.uid as string, full[i]]));
     rows.forEach((r, i) => {
       const target = related.get(r.uid)?.get(assoc.rel) as Row | null | undefined;

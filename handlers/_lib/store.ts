@@ -112,14 +112,16 @@ export async function resolveQueryRef(target: Resource, ctx: RequestContext, val
 export type Related = Map<string, Map<string, Row | Row[] | null>>;
 
 /**
- * Targets of every association of every row, in one query per association (to-many: join and targets in one);
- * none for the associations whose targets were read with the rows (`read`, per row uid: findPage on PostgreSQL) or
+ * Targets of every association of every row (`only`: of those named), in one query per association (to-many: join
+ * and targets in one); none for the associations whose targets were read with the rows (`read`, per row uid: findPage on PostgreSQL) or
  * with the caller (one row: earlyTargets).
  */
-export async function loadRelated(resource: Resource, rows: Row[], ctx: RequestContext, transaction?: Transaction, read?: Map<string, Targets>): Promise<Related> {
+export async function loadRelated(resource: Resource, rows: Row[], ctx: RequestContext, transaction?: Transaction, read?: Map<string, Targets>,
+  only?: ReadonlySet<string>): Promise<Related> {
   const related: Related = new Map(rows.map((r) => [r.uid as string, new Map()]));
   const early = read ?? (rows.length === 1 && !transaction ? earlyTargets(resource, rows[0], ctx) : undefined);
   for (const assoc of resource.associations) {
+    if (only && !only.has(assoc.rel)) continue;
     if (early && rows.every((row) => takeEarly(assoc, row, early.get(row.uid)?.get(assoc.rel), related))) continue;
     await loadAssociation(assoc, rows, ctx, related, transaction);
   }
