@@ -7,6 +7,7 @@
  */
 import type { Model, ModelStatic, Transaction, WhereOptions } from 'sequelize';
 import type { Caller, ItemWanted } from './caller';
+import { syncKeys } from './define';
 import { byUidSql, byUidsSql, linkedSql, linkSourcesSql, type Order, type RelatedWanted, type Targets } from './select-sql';
 
 export type { Caller, ItemWanted } from './caller';
@@ -58,7 +59,10 @@ export interface DataAccess extends RowWrites {
  * (models/row-writes-pg); on MySQL and MariaDB save and destroy themselves.
  */
 export interface RowWrites {
-  /** Stores a row made by `model.build`; answers it as read back (every attribute, null where none was given). */
+  /**
+   * Stores a row made by `model.build`; answers it as read back (on PostgreSQL every attribute, null where none was
+   * given; through save, the attributes save holds).
+   */
   insert<M extends Model>(row: M, transaction: Transaction): Promise<M>;
   /**
    * As insert, except that a row clashing with another on a unique index is not written and null answers, the
@@ -77,7 +81,10 @@ export interface RowWrites {
 /** The row writes through Sequelize's own save, destroy and bulkInsert. */
 export const sequelizeWrites: RowWrites = {
   insert: (row, transaction) => row.save({ transaction }),
-  update: (row, transaction) => row.save({ transaction }),
+  update: (row, transaction) => {
+    syncKeys(row);
+    return row.save({ transaction });
+  },
   destroy: (row, transaction) => row.destroy({ transaction }),
   async insertStored(model, rows, transaction) {
     if (rows.length === 0) return;

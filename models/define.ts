@@ -48,6 +48,17 @@ export function fillKeys(model: object, values: Record<string, unknown>): void {
   }
 }
 
+/**
+ * Sets each lowercase twin of a row from its source through `set`, so that save, which writes only what changed
+ * before its hooks run, writes the twin of a renamed row too (the beforeValidate hook alone would change it too late).
+ */
+export function syncKeys(row: Model): void {
+  for (const [attr, source] of twins.get(row.constructor) ?? []) {
+    const value = row.getDataValue(source as never) as unknown;
+    if (typeof value === 'string') row.set(attr as never, value.toLowerCase() as never);
+  }
+}
+
 /** Defines a tenant-scoped model with the common fields, optimistic locking and lowercase unique keys kept in sync. */
 export function defineModel(sequelize: Sequelize, name: string, table: string, attributes: ModelAttributes, tenantScoped = true): RowModel {
   const keys = Object.entries(attributes)

@@ -4,7 +4,7 @@
  * are built per model and per list of associations, so two resources may share a model.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Model, ModelStatic } from 'sequelize';
+import { OptimisticLockError, UniqueConstraintError, type Model, type ModelStatic, type Transaction } from 'sequelize';
 import { resources } from '../../handlers/resources';
 import { dialectOf } from '../../models/db';
 import type { RelatedWanted } from '../../models/data-access';
@@ -114,5 +114,81 @@ describe('readCaller: the tenant, its user and the item a GET names, in one stat
     }
     for (const targets of owners.targets!.values()) expect([...targets.keys()]).toEqual(['owners']);
     for (const targets of viewers.targets!.values()) expect([...targets.keys()]).toEqual(['viewers']);
+  });
+});
+
+describe('row writes store what save and destroy store (models/row-writes-pg on PostgreSQL, Sequelize elsewhere)', () => {
+  const Cluster = () => app.models.Cluster as ModelStatic<Model>;
+  const inTransaction = <T>(work: (transaction: Transaction) => Promise<T>) => app.models.sequelize.transaction(work);
+  const fresh = (name: string) => Cluster().build({ tenantUid: t.tenant.uid, name, bootstrapServers: ['rw:9092'], createdBy: 'rw@test', modifiedBy: 'rw@test' });
+
+  it('insert: the row as findOne reads it back, with its timestamps, version 0 and its lowercase twin', async () => {
+    const before = Date.now();
+    const row = await inTransaction((tx) => app.models.data.insert(fresh('Row-Writes-A'), tx));
+    const found = (await Cluster().findOne({ where: { uid: row.get('uid') } }))!;
+    // Every value read back (save on MySQL leaves an attribute nothing was given for out; PostgreSQL's holds null).
+    for (const [key, value] of Object.entries(found.get({ plain: true }))) expect(row.get(key) ?? null, key).toEqual(value);
+    expect(found.get('nameKey')).toBe('row-writes-a');
+    expect(found.get('version')).toBe(0);
+    expect((found.get('createdAt') as Date).getTime()).toBeGreaterThanOrEqual(before - 5);
+    expect(row.isNewRecord).toBe(false);
+    expect(row.changed()).toBe(false);
+  });
+
+  it('update: only what changed, modifiedAt and version + 1; nothing when nothing changed; a row changed since it was read fails with OptimisticLockError', async () => {
+    const row = await inTransaction((tx) => app.models.data.insert(fresh('Row-Writes-B'), tx));
+    const stale = (await Cluster().findOne({ where: { uid: row.get('uid') } }))!;
+    row.set({ name: 'Row-Writes-B2', location: 'Utrecht' });
+    await inTransaction((tx) => app.models.data.update(row, tx));
+    const found = (await Cluster().findOne({ where: { uid: row.get('uid') } }))!;
+    expect(found.get('name')).toBe('Row-Writes-B2');
+    expect(found.get('nameKey')).toBe('row-writes-b2');
+    expect(found.get('location')).toBe('Utrecht');
+    expect(found.get('version')).toBe(1);
+    expect(row.get('version')).toBe(1);
+    expect(row.changed()).toBe(false);
+    const statements: string[] = [];
+    const record = (_o: unknown, q: unknown) => { statements.push(String((q as { sql?: unknown }).sql)); };
+    app.models.sequelize.addHook('afterQuery', 'rw-count', record);
+    try {
+      await inTransaction((tx) => app.models.data.update(row, tx));
+    } finally {
+      app.models.sequelize.removeHook('afterQuery', 'rw-count');
+    }
+    expect(statements.filter((s) => /^UPDATE/i.test(s))).toEqual([]);
+    stale.set({ location: 'Delft' });
+    await expect(inTransaction((tx) => app.models.data.update(stale, tx))).rejects.toBeInstanceOf(OptimisticLockError);
+    expect((await Cluster().findOne({ where: { uid: row.get('uid') } }))!.get('location')).toBe('Utrecht');
+  });
+
+  it('destroy: the row as read (its uid and version) is gone', async () => {
+    const row = await inTransaction((tx) => app.models.data.insert(fresh('Row-Writes-C'), tx));
+    await inTransaction((tx) => app.models.data.destroy(row, tx));
+    expect(await Cluster().findOne({ where: { uid: row.get('uid') } })).toBeNull();
+  });
+
+  it('a unique clash: the plain insert fails with UniqueConstraintError; insertUnlessClash (PostgreSQL only) answers null and the transaction goes on', async () => {
+    await inTransaction((tx) => app.models.data.insert(fresh('Row-Writes-D'), tx));
+    await expect(inTransaction((tx) => app.models.data.insert(fresh('row-writes-d'), tx))).rejects.toBeInstanceOf(UniqueConstraintError);
+    if (!postgres) {
+      expect(app.models.data.insertUnlessClash).toBeUndefined();
+      return;
+    }
+    const after = await inTransaction(async (tx) => {
+      expect(await app.models.data.insertUnlessClash!(fresh('ROW-WRITES-D'), tx)).toBeNull();
+      return app.models.data.insert(fresh('Row-Writes-E'), tx);
+    });
+    expect(await Cluster().findOne({ where: { uid: after.get('uid') } })).not.toBeNull();
+    expect(await Cluster().count({ where: { tenantUid: t.tenant.uid, nameKey: 'row-writes-d' } })).toBe(1);
+  });
+
+  it('insertStored: rows of stored values as given, in one statement', async () => {
+    const { GroupMember } = app.models as unknown as Record<string, ModelStatic<Model>>;
+    const group = (await app.models.Group.findOne({ where: { tenantUid: t.tenant.uid } }))!;
+    const users = await app.models.User.findAll({ where: { tenantUid: t.tenant.uid }, limit: 2 });
+    await GroupMember.destroy({ where: { sourceUid: group.get('uid') } });
+    await inTransaction((tx) => app.models.data.insertStored(GroupMember, users.map((u, position) => ({ sourceUid: group.get('uid'), targetUid: u.get('uid'), position })), tx));
+    const links = await GroupMember.findAll({ where: { sourceUid: group.get('uid') }, order: [['position', 'ASC']] });
+    expect(links.map((l) => [l.get('targetUid'), l.get('position')])).toEqual(users.map((u, i) => [u.get('uid'), i]));
   });
 });

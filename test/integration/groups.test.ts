@@ -182,6 +182,15 @@ describe('groups: validation', () => {
     const elsewhere = await call(app, 'POST', '/groups', { token: other.admin.token, body: { name: 'Unique Group' } });
     expect(elsewhere.status).toBe(201);
   });
+
+  it('a rename frees the old name and takes the new one, ignoring case', async () => {
+    const renamed = await newGroup({ name: 'Before Rename' });
+    expect((await call(app, 'PATCH', `/groups/${renamed.uid}`, { token: admin(), body: { name: 'After Rename' } })).status).toBe(200);
+    expect((await call(app, 'POST', '/groups', { token: admin(), body: { name: 'before RENAME' } })).status).toBe(201);
+    const taken = await call(app, 'POST', '/groups', { token: admin(), body: { name: 'after rename' } });
+    expect(taken.status).toBe(409);
+    expect(taken.body.errors[0]).toMatch(/^name:/);
+  });
 });
 
 describe('groups: permissions', () => {

@@ -3,10 +3,10 @@
  * upgrade that changes any of it fails here, before a read silently builds other SQL or other instances.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { Op, type Model, type ModelStatic, type Sequelize } from 'sequelize';
+import { DatabaseError, ForeignKeyConstraintError, Op, UniqueConstraintError, type Model, type ModelStatic, type Sequelize } from 'sequelize';
 import { openDatabase } from '../../models/db';
 import { initModels } from '../../models';
-import { onPooledConnection, poolUsage, readRow, selectSql, typeParser } from '../../models/sequelize-adapter';
+import { bookkeeping, markSaved, onPooledConnection, poolUsage, readRow, selectSql, sequelizeError, typeParser } from '../../models/sequelize-adapter';
 
 // No server listens here: nothing in this file connects (Sequelize connects on a pooled connection's first use).
 const databases = {
@@ -144,5 +144,62 @@ describe('poolUsage: the pool counters the metrics read', () => {
     manager.pool.release(connection);
     expect(poolUsage(sequelize)).toEqual({ used: 0, idle: 1, waiting: 0 });
     await sequelize.close();
+  });
+});
+
+describe('onPooledConnection in a transaction: on its connection, under the hooks, never released', () => {
+  it('runs on the transaction\'s connection, the hooks see the SQL and the statement\'s kind and model, the pool is not touched', async () => {
+    const sequelize = openDatabase('postgres://u:p@127.0.0.1:9/none');
+    const seen: string[] = [];
+    sequelize.addHook('afterQuery', (options, query) => {
+      seen.push(`after ${(options as { type?: string }).type} ${(options as { model?: { name?: string } }).model?.name} ${(query as unknown as { sql: string }).sql}`);
+    });
+    const manager = sequelize.connectionManager as unknown as { getConnection(): Promise<object>; releaseConnection(c: object): Promise<void> };
+    manager.getConnection = async () => { seen.push('acquired'); return {}; };
+    manager.releaseConnection = async () => { seen.push('released'); };
+    const connection = {};
+    const transaction = { connection } as never;
+    const cluster = initModels(sequelize).Cluster as ModelStatic<Model>;
+    await onPooledConnection(sequelize, 'INSERT 1', () => false, async (c) => { seen.push(c === connection ? 'run' : 'run elsewhere'); }, transaction, { type: 'INSERT', model: cluster });
+    expect(seen).toEqual(['run', 'after INSERT Cluster INSERT 1']);
+    await sequelize.close();
+  });
+});
+
+describe('sequelizeError: a driver\'s error as Sequelize\'s own query throws it', () => {
+  it('PostgreSQL: 23505 a UniqueConstraintError naming the columns, 23503 a ForeignKeyConstraintError, others a DatabaseError', () => {
+    const sequelize = databases.postgres;
+    const unique = Object.assign(new Error('duplicate key value violates unique constraint "groups_name_key_uq"'), {
+      code: '23505', detail: 'Key (tenant_uid, name_key)=(t, x) already exists.', constraint: 'groups_name_key_uq', table: 'groups',
+    });
+    const err = sequelizeError(sequelize, unique);
+    expect(err).toBeInstanceOf(UniqueConstraintError);
+    expect(Object.keys((err as UniqueConstraintError).fields)).toEqual(['tenant_uid', 'name_key']);
+    const foreign = Object.assign(new Error('insert or update violates foreign key constraint'), { code: '23503', detail: 'Key (owners_uid)=(g) is not present.', table: 'streams' });
+    expect(sequelizeError(sequelize, foreign)).toBeInstanceOf(ForeignKeyConstraintError);
+    const other = sequelizeError(sequelize, Object.assign(new Error('division by zero'), { code: '22012' }));
+    expect(other).toBeInstanceOf(DatabaseError);
+    expect((other as DatabaseError).parent.message).toBe('division by zero');
+  });
+});
+
+describe('bookkeeping and markSaved: what save keeps for a model, and the state it leaves a row in', () => {
+  it('a resource model keeps createdAt, modifiedAt and version; the audit model none of them and its seq is the database\'s', () => {
+    for (const dialect of ['postgres', 'mysql', 'mariadb'] as const) {
+      expect(bookkeeping(models[dialect].Cluster as ModelStatic<Model>), dialect).toEqual({ createdAt: 'createdAt', updatedAt: 'modifiedAt', version: 'version', autoIncrement: [] });
+      expect(bookkeeping(models[dialect].AuditEvent as ModelStatic<Model>), dialect).toEqual({ createdAt: undefined, updatedAt: undefined, version: undefined, autoIncrement: ['seq'] });
+    }
+  });
+
+  it('markSaved: nothing changed any more, the values now the previous values, no longer a new record', () => {
+    const cluster = models.postgres.Cluster as ModelStatic<Model>;
+    const row = cluster.build({ name: 'A', bootstrapServers: ['a:9092'] });
+    row.set('name', 'B');
+    markSaved(row);
+    expect(row.changed()).toBe(false);
+    expect(row.previous('name')).toBe('B');
+    expect(row.isNewRecord).toBe(false);
+    row.set('name', 'C');
+    expect(row.changed()).toEqual(['name']);
   });
 });
