@@ -53,12 +53,17 @@ export async function moveGrant(grants: RowModel, m: GrantMove, transaction: Tra
   return changed === 1;
 }
 
+const countTexts = new WeakMap<ModelStatic<Model>, Map<string, string>>();
+
 /** How many Pending or Approved grants match (delete blockers of applications, environments, streams, configs). */
 export async function openGrantCount(models: { ApplicationAccessGrant: RowModel; data: Pick<DataAccess, 'select'> }, where: Record<string, string>, transaction?: Transaction): Promise<number> {
-  // One statement text per set of attributes, prepared where the dialect prepares.
+  // One statement text per model and set of attributes, built once, prepared where the dialect prepares.
   const keys = Object.keys(where).sort();
   const g = models.ApplicationAccessGrant as unknown as ModelStatic<Model>;
-  const sql = `SELECT count(*) AS n FROM ${tableOf(g)} WHERE ${columnOf(g, 'status')} IN (?)${keys.map((k) => ` AND ${columnOf(g, k)} = ?`).join('')}`;
+  let byKeys = countTexts.get(g);
+  if (!byKeys) countTexts.set(g, (byKeys = new Map()));
+  let sql = byKeys.get(keys.join(','));
+  if (!sql) byKeys.set(keys.join(','), (sql = `SELECT count(*) AS n FROM ${tableOf(g)} WHERE ${columnOf(g, 'status')} IN (?)${keys.map((k) => ` AND ${columnOf(g, k)} = ?`).join('')}`));
   const [row] = await models.data.select(sql, [OPEN_STATUSES, ...keys.map((k) => where[k])], transaction);
   return Number(row.n);
 }

@@ -35,7 +35,7 @@ async function snapshot(resource: Resource, row: Row, ctx: RequestContext, trans
 }
 
 /**
- * The to-one targets read with the caller for this very row (ofItem below), if it was: the row names them, and the
+ * The to-one targets read with the caller for this very row (readsItem, to-one only, on update and delete), if it was: the row names them, and the
  * write's version check holds the row to what was read. A to-many list is read in the transaction all the same:
  * links change without the row's version.
  */
@@ -170,10 +170,11 @@ function relatedWanted(resource: Resource, models: Models, toOneOnly = false): R
 
 /**
  * Marks a handler that first reads the one item its `id` path parameter names: the caller's statement reads that
- * row and the targets of its associations alongside (store.findByUid and loadRelated take them).
+ * row and the targets of its associations alongside (store.findByUid and loadRelated take them); `toOneOnly`: only
+ * its to-one targets (what an update's snapshot takes).
  */
-export function readsItem<H extends Handler>(resource: Resource, handler: H): H & CheckedHandler {
-  return Object.assign(handler, { itemModel: resource.model, itemRelated: (models: Models) => relatedWanted(resource, models) });
+export function readsItem<H extends Handler>(resource: Resource, handler: H, toOneOnly = false): H & CheckedHandler {
+  return Object.assign(handler, { itemModel: resource.model, itemRelated: (models: Models) => relatedWanted(resource, models, toOneOnly) });
 }
 
 export function resourceHandlers(resource: Resource) {
@@ -213,21 +214,17 @@ export function resourceHandlers(resource: Resource) {
     return row;
   };
 
-  // The row an update or delete names is read with the caller, as a GET's is (store.findByUid takes it), and so
-  // are its to-one targets (the update's snapshot takes them).
-  const ofItem = <H extends Handler>(handler: H): H & CheckedHandler =>
-    Object.assign(handler, { itemModel: resource.model, itemRelated: (models: Models) => relatedWanted(resource, models, true) });
-
-  const update = (mode: Exclude<Mode, 'create'>): Handler => ofItem(withPrecheck(async (ctx) => {
+  // The row an update or delete names is read with the caller, as a GET's is, and so are its to-one targets.
+  const update = (mode: Exclude<Mode, 'create'>): Handler => readsItem(resource, withPrecheck(async (ctx) => {
     const row = await editable(ctx);
     const { row: saved, related } = await mutate(ctx, async (transaction) => {
       const written = await updateWithin(resource, ctx, mode, row, transaction);
       return { result: written, audit: written.audit };
     });
     return hal(await renderOne(resource, saved, ctx, undefined, related), 200, validatorHeaders(saved));
-  }, editable));
+  }, editable), true);
 
-  const remove: Handler = ofItem(async (ctx: RequestContext) => {
+  const remove: Handler = readsItem(resource, async (ctx: RequestContext) => {
     const row = await findVisible(resource, ctx, ctx.params.id);
     if (!(await resource.policy.canDelete(ctx, row))) throw new ForbiddenError(`You may not delete this ${resource.itemRel}`);
     checkIfMatch(ctx, row);
@@ -245,7 +242,7 @@ export function resourceHandlers(resource: Resource) {
       };
     });
     return noContent();
-  });
+  }, true);
 
   const searchIndex: Handler = (ctx) => {
     const links: Record<string, unknown> = {};
