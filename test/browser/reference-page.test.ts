@@ -1,16 +1,14 @@
 /**
- * The reference page (`/api/docs`) in a real browser: Debian's chromium driven by playwright-core (no browser
- * download). The page must render every tag and operation of the document, run "Try it out" against the service,
- * sign in through the embedded issuer's password flow, and never send a request outside the service.
+ * The reference page (`/api/docs`) in a real browser: Debian's chromium driven by playwright-core
+ * (`npm run test:browser`, test/support/chromium.ts). The page must render every tag and operation of the
+ * document, run "Try it out" against the service, sign in through the embedded issuer's password flow, and never
+ * send a request outside the service.
  */
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { spec as doc } from '../../core/spec';
 import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
-
-/** Debian's package; CI installs it from apt (.ci/run). Playwright-core is pinned to its major version. */
-const CHROMIUM = '/usr/bin/chromium';
+import { launchChromium } from '../support/chromium';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -24,16 +22,9 @@ const requested: string[] = [];
 const complaints: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} not found: the reference page is tested in Debian's chromium (apt-get install chromium)`);
-  }
   ({ app, t } = await startWithTenant('docs'));
   member = await createUser(app, t, [], 'reader');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-default-apps', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
   page.on('request', (request) => requested.push(request.url()));
   page.on('pageerror', (error) => complaints.push(`page error: ${error.message}`));
