@@ -49,6 +49,7 @@ let t: TestTenant;
 let admin: TestUser;
 let blocks: string[];
 let outputs: string[];
+let stderr: string;
 
 beforeAll(async () => {
   blocks = walkthroughBlocks(readFileSync(README, 'utf8'));
@@ -58,6 +59,7 @@ beforeAll(async () => {
   const script = ['set -euo pipefail', ...blocks.map((block) => `echo '${MARK}'\n${block}`)].join('\n');
   const run = await runBash(script, { API: app.api, AUTH: app.authUrl, TENANT: t.shortName, ADMIN: admin.email, PASSWORD: admin.password });
   outputs = run.stdout.split(`${MARK}\n`).slice(1);
+  stderr = run.stderr;
   if (run.code !== 0) {
     const failed = outputs.length - 1;
     throw new Error(`walkthrough block ${failed + 1} of ${blocks.length} failed (exit ${run.code}):\n${blocks[failed]}\n--- stderr:\n${run.stderr}--- stdout:\n${outputs[failed] ?? ''}`);
@@ -73,9 +75,10 @@ function outputOf(step: RegExp): string {
 }
 
 describe('README: First ten minutes', () => {
-  it('runs every block, from a token to the audit history', () => {
+  it('runs every block, from a token to the audit history, with no field ignored', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(8);
     expect(outputs).toHaveLength(blocks.length);
+    expect(stderr).toBe('');
   });
 
   it('defaults to the tenant, admin and API root of npm start', () => {
@@ -120,5 +123,27 @@ describe('README: First ten minutes', () => {
   it('reads every step back from the audit history, newest first', () => {
     const entries = outputOf(/audit-history/).trim().split('\n').map((line) => line.split('\t').slice(1).join(' '));
     expect(entries).toEqual(WALKTHROUGH_AUDIT);
+  });
+});
+
+describe('README: login and api say what went wrong', () => {
+  /** The first block (it defines `login` and `api`, then signs in) as a reader pastes it, then `after`. */
+  const firstBlockThen = (after: string, password: string) =>
+    runBash(['set -euo pipefail', 'TOKEN=stale', 'trap \'echo "TOKEN=[$TOKEN]"\' EXIT', blocks[0], after].join('\n'),
+      { API: app.api, AUTH: app.authUrl, TENANT: t.shortName, ADMIN: admin.email, PASSWORD: password });
+
+  it("login with a wrong password fails with the issuer's error_description and leaves no token", async () => {
+    const run = await firstBlockThen('echo never reached', 'not-the-password');
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toBe('login failed: Invalid user credentials\n');
+    expect(run.stdout).toBe('TOKEN=[]\n');
+  });
+
+  it('api warns on stderr of a misspelt field the API ignored; stdout stays the body', async () => {
+    const run = await firstBlockThen(`api "$API/groups" -d '{"name": "Typo team", "emailAdress": {"email": "typo@example.com"}}' | jq -c '{name, emailAddress}'`, admin.password);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe('warning: the API ignored these fields (misspelt?): emailAdress\n');
+    const lines = run.stdout.trim().split('\n');
+    expect(lines.at(-2)).toBe('{"name":"Typo team","emailAddress":null}');
   });
 });
