@@ -34,17 +34,19 @@ export const getUserLockout: Handler = withPrecheck(async (ctx) => {
   });
 }, managed);
 
+/**
+ * Clearing is an UPDATED of the User (the specification's audit actions have no action of its own), its change
+ * recorded as a change of any field is: `{lockout: {old, new}}`, the count and the lock as they were and as they are.
+ */
 export const deleteUserLockout: Handler = withPrecheck(async (ctx) => {
   const user = await managed(ctx);
   await mutate(ctx, async (transaction) => {
     const state = await findLoginFailure(ctx.models.LoginFailure, user.uid, transaction);
     if (!state || !(await clearLoginFailures(ctx.models.LoginFailure, user.uid, transaction))) return { result: undefined, audit: [] };
+    const lockout = { old: { failures: state.failures, lockedUntil: timestamp(state.lockedUntil) }, new: { failures: 0, lockedUntil: null } };
     return {
       result: undefined,
-      audit: [{
-        action: 'USER_LOCKOUT_CLEARED', resourceType: 'User', resourceName: user.email, resourceId: user.uid,
-        details: { failures: state.failures, lockedUntil: timestamp(state.lockedUntil) },
-      }],
+      audit: [{ action: 'UPDATED', resourceType: 'User', resourceName: user.email, resourceId: user.uid, details: { lockout } }],
     };
   });
   return noContent();

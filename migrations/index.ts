@@ -19,6 +19,7 @@ import * as m0017 from './0017-service-facts';
 import * as m0018 from './0018-login-failures';
 import * as m0019 from './0019-expiring-access';
 import * as m0020 from './0020-environment-successors';
+import * as m0021 from './0021-lockout-clears-as-updates';
 
 export const migrations = [
   { name: '0001-initial', ...m0001 },
@@ -41,4 +42,5 @@ export const migrations = [
   { name: '0018-login-failures', ...m0018 },
   { name: '0019-expiring-access', ...m0019 },
   { name: '0020-environment-successors', ...m0020 },
+  { name: '0021-lockout-clears-as-updates', ...m0021 },
 ];

@@ -161,7 +161,7 @@ describe('audit completeness: every mutating operation writes the entries of doc
     await step('patchUserRoles', 'PATCH', `/users/${user}/roles`, { body: ['APPLICATION_AUTHOR'] }, () => [e('UPDATED', 'User', user)]);
     // A failed sign-in gives the user a lockout count to clear.
     await tokenRequest(app.authUrl, t.shortName, { grant_type: 'password', client_id: 'self-service', username: 'user@walk.test', password: 'not-the-password' });
-    await step('deleteUserLockout', 'DELETE', `/users/${user}/lockout`, {}, () => [e('USER_LOCKOUT_CLEARED', 'User', user)]);
+    await step('deleteUserLockout', 'DELETE', `/users/${user}/lockout`, {}, () => [e('UPDATED', 'User', user)]);
     const clientSecret = 'walk-client-secret-1';
     secrets.push(clientSecret);
     const robot = (await step('createUser', 'POST', '/users', { body: { clientId: 'walk-robot', clientSecret } }, (res) => [e('CREATED', 'User', res.body.uid)])).body.uid as string;

@@ -4601,8 +4601,8 @@ export interface paths {
         /**
          * Clear the sign-in lockout of a user
          * @description Unlocks the account at once and forgets its failed sign-ins, on every instance of the service (TENANT_ADMIN;
-         *     403 otherwise). Answers 204 whether or not there was anything to clear. Audited as USER_LOCKOUT_CLEARED
-         *     (User, `details.failures` and `details.lockedUntil` as they were) when there was.
+         *     403 otherwise). Answers 204 whether or not there was anything to clear. Audited as UPDATED of the User when
+         *     there was, the change in `details.lockout` as `{old: {failures, lockedUntil}, new: {failures: 0, lockedUntil: null}}`.
          */
         delete: operations["deleteUserLockout"];
         options?: never;
@@ -6241,11 +6241,11 @@ export interface components {
             email: string;
         } | null;
         /**
-         * @description What happened (docs/contract.md §8), as `GET /audit-history/actions` lists them. As a query value matched ignoring case.
+         * @description What happened (docs/contract.md §8), as `GET /audit-history/actions` lists them: exactly the specification's list, so that a client generated from the specification reads every entry. As a query value matched ignoring case. Clearing a sign-in lockout is an `UPDATED` of the User (`details.lockout`); the `USER_LOCKOUT_CLEARED` entries 7.1.0 wrote, a value the specification never had, are rewritten so when the database is migrated.
          * @example TOPIC_CONFIGURED
          * @enum {string}
          */
-        AuditAction: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED" | "USER_LOCKOUT_CLEARED";
+        AuditAction: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED";
         /**
          * @description One entry of the audit history. Never changed once written.
          * @example {
@@ -13743,7 +13743,7 @@ export interface operations {
                  * @description One action of `GET /audit-history/actions`, matched ignoring case, spaces, `_` and `-` (`topic-configured`); blank means no filter.
                  * @example TOPIC_CONFIGURED
                  */
-                action?: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED" | "USER_LOCKOUT_CLEARED";
+                action?: "CREATED" | "UPDATED" | "DELETED" | "BROWSED" | "TOPIC_BROWSED" | "APPLICATION_ACCESS_REQUESTED" | "APPLICATION_ACCESS_CANCELLED" | "APPLICATION_ACCESS_APPROVED" | "APPLICATION_ACCESS_DENIED" | "APPLICATION_ACCESS_REVOKED" | "AUTHENTICATION_CONFIGURED" | "AUTHENTICATION_UNCONFIGURED" | "APPLICATION_CONFIGURED" | "APPLICATION_UNCONFIGURED" | "APPLICATION_STARTED" | "APPLICATION_STOPPED" | "APPLICATION_RESTARTED" | "APPLICATION_RESET" | "TOPIC_CONFIGURED" | "TOPIC_UNCONFIGURED" | "TOPIC_MASKING_CONFIGURED" | "SCHEMA_REGISTRY_CONFIGURED" | "SCHEMA_REGISTRY_UNCONFIGURED" | "BROWSE_PERMISSION_GRANTED" | "BROWSE_PERMISSION_REVOKED" | "SCHEMA_VERSION_UPLOADED" | "SCHEMA_VERSION_DELETED" | "SCHEMA_OWNERSHIP_TRANSFERRED" | "SCHEMA_MASKING_CONFIGURED" | "CLUSTER_ADDED" | "CLUSTER_REMOVED" | "KSML_PROVISIONER_CONFIGURED" | "KSML_PROVISIONER_UNCONFIGURED" | "SYNCHRONIZED";
                 /**
                  * @description The kind of resource, matched ignoring case, spaces, `_` and `-` (`application`); `Stream` means `Topic`. Blank means no filter.
                  * @example Application
