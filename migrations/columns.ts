@@ -35,7 +35,17 @@ export function common(tenantScoped = true): Columns {
 export const tableOptions = { charset: 'utf8mb4', collate: 'utf8mb4_bin' };
 
 export async function createTable(qi: QueryInterface, name: string, columns: Columns): Promise<void> {
-  await qi.createTable(name, columns, tableOptions);
+  await qi.createTable(name, onDialect(qi, columns), tableOptions);
+}
+
+/**
+ * `text()` is LONGTEXT on MySQL and MariaDB. PostgreSQL has one TEXT, which Sequelize writes for TEXT('long') after
+ * a console warning among the start's JSON lines; plain TEXT there is the same column, without the warning.
+ */
+function onDialect(qi: QueryInterface, columns: Columns): Columns {
+  if (qi.sequelize.getDialect() !== 'postgres') return columns;
+  return Object.fromEntries(Object.entries(columns).map(([name, column]) =>
+    [name, (column.type as { key?: string }).key === 'TEXT' ? { ...column, type: DataTypes.TEXT } : column]));
 }
 
 /** A to-many association stored as (source, target, position); unlinking is a row delete. */

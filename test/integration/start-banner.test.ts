@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { dialectOf } from '../../models/db';
 import { freePort } from '../../scripts/embedded-postgres';
 import { npmStart, type NpmStart } from '../support/npm-start';
 import { createRunDatabase } from '../support/run-database';
@@ -25,8 +26,11 @@ afterAll(async () => {
 
 const HINT = 'PUBLIC_URL is not set, so the issuer is localhost whatever host clients call: in production set PUBLIC_URL to the URL clients reach this service at.';
 
-/** `npm start` until its banner's issuer line; then stopped. Answers what it printed and discovery's issuer. */
-async function start(env: Record<string, string>): Promise<{ stdout: string; discovered: string; port: number }> {
+/**
+ * `npm start` until its banner's issuer line; then stopped. Answers what it printed and discovery's issuer. On the
+ * run's server by default; `DATABASE_URL: undefined` runs it on the embedded PostgreSQL of DATA_DIR.
+ */
+async function start(env: Record<string, string | undefined>): Promise<{ stdout: string; stderr: string; discovered: string; port: number }> {
   database ??= await createRunDatabase(inject('databaseUrl'));
   const port = await freePort();
   const service = npmStart({ DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(port), BOOTSTRAP_TENANT: tenant, BOOTSTRAP_ADMIN_EMAIL: email, WORKERS: '1', ...env });
@@ -36,11 +40,18 @@ async function start(env: Record<string, string>): Promise<{ stdout: string; dis
     await service.printed('Token issuer');
     const res = await fetch(`http://127.0.0.1:${port}/auth/realms/${tenant}/.well-known/openid-configuration`);
     const { issuer } = (await res.json()) as { issuer: string };
-    return { stdout: service.stdout(), discovered: issuer, port };
+    return { stdout: service.stdout(), stderr: service.stderr(), discovered: issuer, port };
   } finally {
     await service.stop();
   }
 }
+
+/** The banner's lines, and npm's echo of the scripts it runs: everything else `npm start` prints is a JSON log line. */
+const BANNER = [/^Created tenant '/, /^Get a token and call the API:$/, /^ {2}TOKEN=\$\(curl /, /^ {2}curl /, /^Admin \S+ of tenant '/, /^Token issuer/, /^PUBLIC_URL is not set/];
+const NPM_ECHO = /^> /;
+const isJson = (line: string) => { try { JSON.parse(line); return true; } catch { return false; } };
+const neitherJsonNorBanner = (stdout: string) =>
+  stdout.split('\n').filter((line) => line !== '' && !NPM_ECHO.test(line) && !isJson(line) && !BANNER.some((b) => b.test(line)));
 
 describe('the start banner', () => {
   it('first start: the password once and the issuer that discovery announces', async () => {
@@ -64,5 +75,17 @@ describe('the start banner', () => {
     expect(stdout).toContain(`Token issuer of tenant '${tenant}' (clients must use exactly this URL): ${issuer}\n`);
     expect(stdout).not.toContain('PUBLIC_URL is not set');
     expect(discovered).toBe(issuer);
+  }, 120_000);
+});
+
+describe.skipIf(dialectOf(inject('databaseUrl')) !== 'postgres')('the start banner on the embedded PostgreSQL of a DATA_DIR', () => {
+  const embedded = { DATABASE_URL: undefined, DATA_DIR: path.join(dataDir, 'embedded') };
+
+  it('first start: JSON log lines and the banner, nothing else (no warning of a library)', async () => {
+    const { stdout, stderr } = await start({ ...embedded, LOG_LEVEL: 'info' });
+    expect(stderr).toBe('');
+    expect(stdout).toContain('"msg":"migrations applied"');
+    expect(stdout).toMatch(/^Created tenant '/m);
+    expect(neitherJsonNorBanner(stdout)).toEqual([]);
   }, 120_000);
 });
