@@ -4,7 +4,7 @@
  * pooled connections under its query hooks, and the pool's counters. package.json pins Sequelize to one exact version, and
  * test/unit/sequelize-adapter.test.ts fails when an upgrade changes anything this file relies on.
  */
-import { ConnectionError, Utils, type FindOptions, type Model, type ModelStatic, type Sequelize, type Transaction } from 'sequelize';
+import { ConnectionAcquireTimeoutError, ConnectionError, Utils, type FindOptions, type Model, type ModelStatic, type Sequelize, type Transaction } from 'sequelize';
 
 type Generator = { selectQuery: (table: string, options: object, model: unknown) => string };
 type Mapper = { mapOptionFieldNames: (options: object, model: unknown) => object };
@@ -51,11 +51,52 @@ export function typeParser(sequelize: Sequelize, oid: number): (text: string) =>
 
 /** A pooled connection as the pool hands it out; `_invalid` tells the pool to drop it when it comes back. */
 export interface PooledConnection { _invalid?: boolean }
-interface Pool {
+interface Manager {
   getConnection(options: { type: string }): Promise<PooledConnection>;
-  releaseConnection(connection: PooledConnection): Promise<void>;
+  releaseConnection(connection: PooledConnection): void;
+  /** sequelize-pool's pool, without read replication. */
+  pool: { acquire(): Promise<PooledConnection> };
 }
-type Observed = Sequelize & { runHooks(name: string, ...args: unknown[]): Promise<void>; options: { logging?: unknown } };
+type Hook = ((...args: unknown[]) => unknown) | { fn: (...args: unknown[]) => unknown };
+type Observed = Sequelize & { options: { logging?: unknown; databaseVersion?: unknown; replication?: unknown; hooks: Record<string, Hook[] | undefined> } };
+
+/**
+ * A connection as the manager's getConnection lends one. Once the server's version is known, without read
+ * replication and without pool hooks, getConnection only awaits the pool between two empty hook runs: the pool is
+ * asked directly, and its timeout becomes the same ConnectionAcquireTimeoutError.
+ */
+async function acquire(sequelize: Observed, manager: Manager, options: { type: string }): Promise<PooledConnection> {
+  const { hooks, databaseVersion, replication } = sequelize.options;
+  if (databaseVersion === 0 || replication || hooks.beforePoolAcquire?.length || hooks.afterPoolAcquire?.length) return manager.getConnection(options);
+  try {
+    return await manager.pool.acquire();
+  } catch (err) {
+    throw (err as Error).name === 'TimeoutError' ? new ConnectionAcquireTimeoutError(err as Error) : err;
+  }
+}
+
+/**
+ * Sequelize's hooks of `type` on the instance, in order, as its runHooks calls them: a hook that answers a promise
+ * is awaited before the next. Hooks that answer at once (the statement timing) cost no promise.
+ */
+function runHooks(sequelize: Observed, type: string, ...args: unknown[]): Promise<void> | undefined {
+  const hooks = sequelize.options.hooks[type];
+  if (!hooks) return undefined;
+  for (let i = 0; i < hooks.length; i++) {
+    const hook = hooks[i];
+    const answer = (typeof hook === 'object' ? hook.fn : hook).apply(sequelize, args);
+    if (answer instanceof Promise) return awaitRest(sequelize, hooks, i + 1, answer, args);
+  }
+  return undefined;
+}
+
+async function awaitRest(sequelize: Observed, hooks: Hook[], from: number, pending: Promise<unknown>, args: unknown[]): Promise<void> {
+  await pending;
+  for (let i = from; i < hooks.length; i++) {
+    const hook = hooks[i];
+    await (typeof hook === 'object' ? hook.fn : hook).apply(sequelize, args);
+  }
+}
 
 /** What a statement's hooks are told besides its SQL: its kind and, for the metrics' table label, its model. */
 export interface StatementOptions { type?: 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE'; model?: ModelStatic<Model> }
@@ -69,14 +110,16 @@ export interface StatementOptions { type?: 'SELECT' | 'INSERT' | 'UPDATE' | 'DEL
  */
 export async function onPooledConnection<R>(sequelize: Sequelize, sql: string, isLost: (err: unknown) => boolean, run: (connection: unknown) => Promise<R>,
   transaction?: Transaction, statement: StatementOptions = {}): Promise<R> {
-  const pool = sequelize.connectionManager as unknown as Pool;
+  const observed = sequelize as Observed;
+  const manager = sequelize.connectionManager as unknown as Manager;
   const options = { type: statement.type ?? 'SELECT', prepared: true, ...(statement.model ? { model: statement.model } : {}) };
   const query = { sql };
   const own = transaction ? (transaction as unknown as { connection: PooledConnection }).connection : undefined;
-  const connection = own ?? await pool.getConnection(options);
+  const connection = own ?? await acquire(observed, manager, options);
   try {
-    const { logging } = (sequelize as Observed).options;
-    await (sequelize as Observed).runHooks('beforeQuery', options, query);
+    const { logging } = observed.options;
+    const before = runHooks(observed, 'beforeQuery', options, query);
+    if (before) await before;
     if (typeof logging === 'function') logging(`Executing (prepared): ${query.sql}`);
     return await run(connection);
   } catch (err) {
@@ -86,8 +129,9 @@ export async function onPooledConnection<R>(sequelize: Sequelize, sql: string, i
     }
     throw err;
   } finally {
-    await (sequelize as Observed).runHooks('afterQuery', options, query);
-    if (!own) await pool.releaseConnection(connection);
+    const after = runHooks(observed, 'afterQuery', options, query);
+    if (after) await after;
+    if (!own) manager.releaseConnection(connection);
   }
 }
 

@@ -56,6 +56,8 @@ interface OperationShape {
   plain?: PlainCheck;
   /** Query parameters with listed values, spelled canonically before validation (server/query-enums). */
   queryEnums?: QueryEnum[];
+  /** Each path parameter and the segment that holds it, for requests that skip the validator. */
+  pathParams: { name: string; segment: number }[];
 }
 const shapes = new WeakMap<Operation, OperationShape>();
 
@@ -69,6 +71,7 @@ function shapeOf(operation: Operation): OperationShape {
     queryNames: new Set(params.filter((p) => p?.in === 'query').map((p) => p?.name)),
     bodySchema: (mediaType) => (bodies.has(mediaType ?? 'application/json') ? bodies.get(mediaType ?? 'application/json') : bodies.get('application/json')),
     idSegment: operation.path.split('/').indexOf('{id}'),
+    pathParams: operation.path.split('/').flatMap((part, segment) => (/^\{.+\}$/.test(part) ? [{ name: part.slice(1, -1), segment }] : [])),
     plain: plainCheckOf(params, operation.requestBody !== undefined),
     queryEnums: queryEnumsOf(params),
   };
@@ -76,6 +79,13 @@ function shapeOf(operation: Operation): OperationShape {
   return shape;
 }
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const NO_QUERY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+/** The validator reads a body that arrived in another JSON-compatible type (a form, YAML) as JSON. */
+function headersForValidation(req: IncomingMessage, mediaType: string | undefined, body: unknown): IncomingMessage['headers'] {
+  if (!mediaType || mediaType === 'application/json' || mediaType === 'text/uri-list' || typeof body !== 'object') return req.headers;
+  return { ...req.headers, 'content-type': 'application/json' };
+}
 
 export async function createApp(options: AppOptions): Promise<RequestListener> {
   const { deps } = options;
@@ -117,11 +127,6 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
   async function dispatch(obRequest: ObRequest, operation: Operation, ctx: RequestContext, refusals?: ErrorObject[]): Promise<Reply> {
     const op = operation as unknown as Parameters<typeof api.validator.validateRequest>[1];
     const handler = operationHandlers[operation.operationId];
-    const plain = shapeOf(operation).plain;
-    if (plain && handler && Object.keys(obRequest.query ?? {}).length === 0) {
-      const request = api.router.parseRequest(obRequest, op as never);
-      if (plain(request.params)) return handler(withRequest({ request } as unknown as ObContext, ctx));
-    }
     const validation = api.validator.validateRequest(obRequest, op);
     if (refusals) validation.errors = [...(validation.errors ?? []), ...refusals];
     const request = api.router.parseRequest(validation.errors || !validation.coerced ? obRequest : validation.coerced, op as never);
@@ -221,11 +226,10 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
       method, path: relative, headers: req.headers, params: {}, query: {},
       rawQuery: query, body, contentType: mediaType, prefetched,
     };
-    const headersForValidation = { ...req.headers };
-    if (mediaType && mediaType !== 'application/json' && mediaType !== 'text/uri-list' && typeof body === 'object') {
-      headersForValidation['content-type'] = 'application/json';
-    }
-    const reply = await dispatch({ ...obRequest, query: declaredQuery(operation, query) as never, headers: headersForValidation as never, body }, operation, ctx, refusals);
+    const declaredValues = declaredQuery(operation, query);
+    const reply = await (servePlain(operation, ctx, declaredValues) ?? dispatch({
+      ...obRequest, query: declaredValues as never, headers: headersForValidation(req, mediaType, body) as never, body,
+    }, operation, ctx, refusals));
     if (deps.config.validateResponses) {
       const problems = responseProblems(operation.operationId, reply.status, reply.body === undefined ? undefined : reply.contentType ?? 'application/hal+json', reply.body);
       if (problems.length > 0) {
@@ -234,6 +238,23 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
       }
     }
     writeReply(req, res, reply);
+  }
+
+  /**
+   * A request the validator could not refuse (server/plain-parameters): its handler's answer, with the path values
+   * read off the path as the library's parse would read them (each segment percent-decoded). Otherwise undefined.
+   */
+  function servePlain(operation: Operation, ctx: RequestContext, declaredValues: Record<string, unknown>): Reply | Promise<Reply> | undefined {
+    const shape = shapeOf(operation);
+    const handler = operationHandlers[operation.operationId];
+    if (!shape.plain || !handler) return undefined;
+    for (const _name in declaredValues) return undefined;
+    const segments = ctx.path.split('/');
+    const params: Record<string, string> = {};
+    for (const { name, segment } of shape.pathParams) params[name] = decodeURIComponent(segments[segment]);
+    if (!shape.plain(params)) return undefined;
+    ctx.params = params;
+    return handler(ctx);
   }
 
   /** The row the handler of one item will read (handlers tagged `itemModel`), so authentication reads it alongside. */
@@ -250,6 +271,10 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
    */
   function declaredQuery(operation: Operation, query: Query): Record<string, unknown> {
     const { queryNames, queryEnums } = shapeOf(operation);
+    // Most requests carry no query at all: the shared empty object (never written to) saves the copies below.
+    let any = false;
+    for (const _name in query) { any = true; break; }
+    if (!any) return NO_QUERY;
     const declared = Object.fromEntries(Object.entries(query).filter(([name]) => queryNames.has(name)));
     return queryEnums ? normaliseQueryEnums(queryEnums, declared) : declared;
   }
