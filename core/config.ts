@@ -74,6 +74,9 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** Where the embedded PostgreSQL and the key file live unless DATA_DIR says otherwise (relative to the working directory). */
+export const DEFAULT_DATA_DIR = './.data';
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: env.PORT ? Number(env.PORT) : 8080,
@@ -81,7 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     externalAuthUrl: env.AUTH_URL ? env.AUTH_URL.replace(/\/+$/, '') : undefined,
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: env.DATA_DIR || './.data',
+    dataDir: env.DATA_DIR || DEFAULT_DATA_DIR,
     bootstrapTenant: env.BOOTSTRAP_TENANT || 'demo',
     bootstrapAdminEmail: env.BOOTSTRAP_ADMIN_EMAIL || 'admin@demo.local',
     bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || undefined,

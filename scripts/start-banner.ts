@@ -3,7 +3,8 @@
  * line; on a later start that the admin exists and how to reset its password; and the token issuer clients must
  * use (the embedded issuer names itself the same whatever Host a client calls, docs/operations.md).
  */
-import type { Config } from '../core/config';
+import path from 'node:path';
+import { DEFAULT_DATA_DIR, type Config } from '../core/config';
 import { logger } from '../core/logger';
 import { bootstrap, findBootstrapAdmin, type Bootstrapped } from '../models/bootstrap';
 import type { Models } from '../models';
@@ -38,16 +39,31 @@ function externalIdp(config: Config, { created }: FirstStart): string[] {
 }
 
 function admin(config: Config, url: string, authUrl: string, { created, existing }: FirstStart): string[] {
-  if (existing) return [`Admin ${existing.email} of tenant '${existing.tenant}' already exists; lost its password? npm run admin -- reset-password ${existing.email}`];
-  if (!created) return ["Lost an admin's password? npm run admin -- reset-password <email> [--tenant <shortName>]"];
+  if (existing) return [`Admin ${existing.email} of tenant '${existing.tenant}' already exists; lost its password? ${resetPassword(config, shellWord(existing.email))}`];
+  if (!created) return [`Lost an admin's password? ${resetPassword(config, '<email> [--tenant <shortName>]')}`];
   const tokenUrl = `${authUrl}/realms/${created.tenant}/protocol/openid-connect/token`;
   return [
     `Created tenant '${created.tenant}' with admin ${created.email} / ${created.password}  (shown only this once)`,
     'Get a token and call the API:',
     `  TOKEN=$(curl -s -d client_id=self-service -d grant_type=password -d username=${created.email} -d 'password=${created.password}' ${tokenUrl} | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
-    `  curl -H "Authorization: Bearer $TOKEN" -H "realm: ${created.tenant}" ${url}${config.basePath}/`,
+    `  curl -H "Authorization: Bearer $TOKEN" ${url}${config.basePath}/`,
   ];
 }
+
+/**
+ * The reset-password command that reaches this service's database: `npm run admin` finds the embedded one in
+ * DATA_DIR, so a DATA_DIR other than the default is part of the command; DATABASE_URL is not printed (it may hold
+ * a password), only named.
+ */
+function resetPassword(config: Config, args: string): string {
+  const command = `npm run admin -- reset-password ${args}`;
+  if (config.databaseUrl) return `${command}  (with this service's DATABASE_URL)`;
+  const dataDir = path.resolve(config.dataDir);
+  return dataDir === path.resolve(DEFAULT_DATA_DIR) ? command : `DATA_DIR=${shellWord(dataDir)} ${command}`;
+}
+
+/** `word` as one shell word: single-quoted unless every character is safe bare. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 function issuer(config: Config, authUrl: string, { created, existing }: FirstStart): string[] {
   const tenant = created?.tenant ?? existing?.tenant;
