@@ -5,7 +5,7 @@ import pg from 'pg';
 import { postgresBinaries } from './postgres-binaries';
 import { initCluster, startPostgres } from './postgres-server';
 import { postgresRunAs } from './postgres-user';
-import { DataDirInUseError, runningPostmaster } from './postgres-lock';
+import { assertDataDirFree } from './postgres-lock';
 
 export interface EmbeddedDb { url: string; stop: () => Promise<void> }
 
@@ -34,9 +34,8 @@ export const embeddedUrl = (port: number, database = 'platform') => `postgres://
  * process runs is a DataDirInUseError.
  */
 export async function startEmbeddedPostgres(dataDir: string, database = 'platform', port?: number): Promise<EmbeddedDb> {
+  assertDataDirFree(dataDir);
   const dir = path.resolve(dataDir, 'postgres');
-  const holder = runningPostmaster(dir);
-  if (holder) throw new DataDirInUseError(dataDir, holder);
   const runAs = postgresRunAs(dir);
   const cluster = { binaries: await postgresBinaries(runAs), dir, runAs };
   const pgPort = port ?? (await freePort());

@@ -27,6 +27,12 @@ export function runningPostmaster(clusterDir: string): RunningPostmaster | undef
   return { pid, port, command: commandOf(pid) };
 }
 
+/** Throws a DataDirInUseError when another process runs the embedded PostgreSQL of `dataDir`. */
+export function assertDataDirFree(dataDir: string): void {
+  const holder = runningPostmaster(path.resolve(dataDir, 'postgres'));
+  if (holder) throw new DataDirInUseError(dataDir, holder);
+}
+
 /** Signal 0 checks existence only; EPERM means it runs as another user (the `postgres` user, say). */
 function running(pid: number): boolean {
   try {

@@ -7,12 +7,14 @@ import type { Models } from '../models';
 import { recordFact } from '../models/service-fact';
 import { authBase } from '../core/public-url';
 import { logger } from '../core/logger';
+import { assertDataDirFree } from './postgres-lock';
 
 /**
- * Before the database: the encryption key, and the port — a first start that made its admin and then could not
- * open the port would never show that admin's password.
+ * Before the database: that no other service runs the embedded PostgreSQL of DATA_DIR, the encryption key, and the
+ * port — a first start that made its admin and then could not open the port would never show that admin's password.
  */
 export async function preflight(config: Config): Promise<void> {
+  if (!config.databaseUrl) assertDataDirFree(config.dataDir);
   checkEncryptionKey(config);
   if (config.port !== 0) await checkPortFree(config.port);
 }

@@ -44,6 +44,11 @@ async function runDatabase(): Promise<string> {
 
 /** Runs `npm start` to its end: the one line it wrote on stderr and its exit code. */
 async function failedStart(env: Record<string, string | undefined>): Promise<string> {
+  return (await failedStartOutput(env)).line;
+}
+
+/** As failedStart, with what it printed on stdout before it gave up. */
+async function failedStartOutput(env: Record<string, string | undefined>): Promise<{ line: string; stdout: string }> {
   const start = npmStart({ DATA_DIR: tempDir(), WORKERS: '1', PORT: String(await freePort()), ...env });
   const code = await Promise.race([start.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 60_000).unref())]);
   if (code === 'running') await start.stop();
@@ -52,7 +57,7 @@ async function failedStart(env: Record<string, string | undefined>): Promise<str
   expect(stderr).not.toContain('    at ');
   const lines = stderr.split('\n').filter((l) => l.trim() !== '');
   expect(lines, stderr).toHaveLength(1);
-  return lines[0];
+  return { line: lines[0], stdout: start.stdout() };
 }
 
 async function occupiedPort(): Promise<number> {
@@ -67,8 +72,13 @@ describe('npm start refuses to start, in one line', () => {
     const dataDir = tempDir();
     const running = await startEmbeddedPostgres(dataDir);
     cleanups.push(running.stop);
-    const line = await failedStart({ DATABASE_URL: undefined, DATA_DIR: dataDir });
-    expect(line).toMatch(new RegExp(`^DATA_DIR ${dataDir} is in use by another running service \\(PostgreSQL pid \\d+\\): stop it, or set DATA_DIR to another directory$`));
+    const inUse = new RegExp(`^DATA_DIR ${dataDir} is in use by another running service \\(PostgreSQL pid \\d+\\): stop it, or set DATA_DIR to another directory$`);
+    const { line, stdout } = await failedStartOutput({ DATABASE_URL: undefined, DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    expect(line).toMatch(inUse);
+    // Said before anything is started, as operations.md says.
+    expect(stdout).not.toContain('starting embedded PostgreSQL');
+    // A second service of the same checkout also finds its port taken: the DATA_DIR is said, the more telling cause.
+    expect(await failedStart({ DATABASE_URL: undefined, DATA_DIR: dataDir, PORT: String(await occupiedPort()) })).toMatch(inUse);
   }, 90_000);
 
   it.each([1, 2])('on a port in use (WORKERS=%i)', async (workers) => {
