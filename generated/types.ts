@@ -9629,7 +9629,7 @@ export interface components {
                 "application/hal+json": components["schemas"]["ApiError"];
             };
         };
-        /** @description A unique field is taken (case-insensitively, per tenant), or a concurrent request won or collided with this one (read again and retry). */
+        /** @description A unique field is taken (case-insensitively, per tenant), or a concurrent request won or collided with this one (read again and retry). A taken value names the field the request sent first in `errors` (`name: …`; a unique pair its second field, `environment: …`), in the same words whether the service's check or, in a race, the database met the clash. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -9640,7 +9640,7 @@ export interface components {
                  *       "status": "CONFLICT",
                  *       "message": "Conflict",
                  *       "errors": [
-                 *         "name: already exists"
+                 *         "name: 'payments' already exists"
                  *       ],
                  *       "subErrors": null
                  *     }

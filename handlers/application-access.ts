@@ -26,7 +26,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   await mayRequest(ctx, application);
   const where = { applicationUid: values.applicationUid, streamUid: values.streamUid, accessType: values.accessType };
   if (await ctx.models.ApplicationAccess.findOne({ where, attributes: ['uid'], transaction })) {
-    throw new ConflictError(`Application ${application.shortName} already has ${values.accessType} access to that stream; use the existing one`);
+    throw new ConflictError(`accessType: application ${application.shortName} already has ${values.accessType} access to that stream; use the existing one`);
   }
 }
 

@@ -65,7 +65,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   if (row) return;
   // Uniqueness last, as docs/contract.md §2 orders it.
   if (await ctx.models.ApplicationDeployment.findOne({ where: { applicationUid: application.uid, environmentUid: environment.uid }, attributes: ['uid'], transaction })) {
-    throw new ConflictError(`Application ${application.shortName} is already deployed in environment ${environment.shortName}`);
+    throw new ConflictError(`environment: application ${application.shortName} is already deployed in environment ${environment.shortName}`);
   }
   values.state = 'Stopped';
   values.restarts = 0;

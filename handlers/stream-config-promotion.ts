@@ -4,7 +4,7 @@
  * through the generic create or update of stream configs, so that every rule of a direct write holds. A dry run
  * makes the same write in a transaction it rolls back: the plan's refusals are exactly what a real run meets.
  */
-import type { Transaction } from 'sequelize';
+import { UniqueConstraintError, type Transaction } from 'sequelize';
 import type { AuditEntry } from '../models/audit-event';
 import type { Row } from '../models/define';
 import { configOfPair } from '../models/stream-config';
@@ -15,6 +15,7 @@ import { BadRequestError, ConflictError, ForbiddenError, HttpError } from '../co
 import { link } from '../core/hal';
 import { forgetMemos } from '../core/request-memo';
 import { promotedValues, promotionPlan, type PromotedValues } from '../core/rules/promotion-plan';
+import { alreadyConfigured } from '../core/rules/stream-config-rules';
 import type { components } from '../generated/types';
 import { createWithin, renderOne, updateWithin } from './_lib/crud';
 import { validatorHeaders } from './_lib/etag';
@@ -124,6 +125,13 @@ async function plan(ctx: RequestContext, p: Promotion): Promise<Plan> {
   };
 }
 
+/** A create that lost: the winner made the config, the pair is taken; an update that lost: the winner wrote it. */
+async function lostTo(ctx: RequestContext, source: Row, environment: Row, created: boolean): Promise<ConflictError> {
+  const stream = (await ctx.models.data.readByUids(ctx.models.Stream, [source.streamUid]))[0]!;
+  if (created) return new ConflictError(alreadyConfigured(stream.name, environment.shortName));
+  return new ConflictError(`environment: a concurrent request configured stream ${stream.name} in environment ${environment.shortName}; promote again to write over it`);
+}
+
 export const promoteStreamConfig: Handler = async (ctx) => {
   const request = (ctx.body ?? {}) as PromotionRequest;
   const source = await findVisible(streamConfigResource, ctx, ctx.params.id);
@@ -139,8 +147,9 @@ export const promoteStreamConfig: Handler = async (ctx) => {
       return { result: saved, audit: promotedFrom(audit, p) };
     });
   } catch (err) {
-    // Two promotions to one environment collided: the other one won. A re-run would write over its result.
-    if (isDeadlock(err)) throw new ConflictError(`A concurrent request configured stream ${source.streamUid} in ${targetEnvironment.shortName}`);
+    // Two promotions to one environment collided: the other one won. A re-run would write over its result, so the
+    // loser answers what the check of a later request would: in the user's words, naming the field.
+    if (err instanceof UniqueConstraintError || isDeadlock(err)) throw await lostTo(ctx, source, targetEnvironment, target === null);
     throw err;
   }
   const body = await renderOne(streamConfigResource, row, ctx);

@@ -6,7 +6,7 @@ import type { Row } from '../models/define';
 import { configOfPair } from '../models/stream-config';
 import { openGrantCount } from '../models/application-access';
 import { inUse } from '../models/blockers';
-import { pinProblem, propertyProblems, topicNameOf, topicNameProblem } from '../core/rules/stream-config-rules';
+import { alreadyConfigured, pinProblem, propertyProblems, topicNameOf, topicNameProblem } from '../core/rules/stream-config-rules';
 import { backwardProblems, type SchemaType } from '../schema-formats';
 import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from '../core/context';
@@ -87,9 +87,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   if (row && !forced(ctx)) await checkCompatible(ctx, stream, row, versions, transaction);
   if (row) return;
   values.topicName = await topicName(ctx, stream, environment, transaction);
-  if (await configOfPair(ctx.models, stream.uid, environment.uid, transaction)) {
-    throw new ConflictError(`Stream ${stream.name} is already configured in environment ${environment.shortName}`);
-  }
+  if (await configOfPair(ctx.models, stream.uid, environment.uid, transaction)) throw new ConflictError(alreadyConfigured(stream.name, environment.shortName));
 }
 
 export const streamConfigResource: Resource<'stream_configs', 'findByStream' | 'findByEnvironment' | 'findByStreamAndEnvironment'> = {

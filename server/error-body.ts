@@ -15,8 +15,8 @@ export function errorReply(err: unknown): HttpError {
   if (clientError) return clientError;
   if (err instanceof ConnectionError || err instanceof TimeoutError || isConnectionLost(err)) return new ServiceUnavailableError();
   if (err instanceof UniqueConstraintError) {
-    const field = collidingColumns(err).map(wireName)[0];
-    return new ConflictError(field ? `${field}: already exists` : 'A resource with the same unique value already exists');
+    const field = clashField(collidingColumns(err).at(-1));
+    return new ConflictError(field ? `${field}: already taken by another resource` : 'A resource with the same unique value already exists');
   }
   if (err instanceof OptimisticLockError) return new ConflictError('The resource was changed by a concurrent update; reload and retry');
   if (isDeadlock(err)) return new ConflictError('The request collided with a concurrent one; retry it');
@@ -34,10 +34,19 @@ function httpClientError(err: unknown): HttpError | undefined {
   return new HttpError(status, undefined, [err.message.slice(0, 200)]);
 }
 
-/** `short_name_key` → `shortName`. */
-function wireName(column: string): string {
-  return column.replace(/_key$/, '').replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-}
+/**
+ * The field a client sends for the column a unique index ends with (models/db-errors), where no check of the
+ * request named the clash in its own words: never a column's name (`environment_uid`, `name_key`) or its
+ * attribute's (`environmentUid`). The audit sequence is no client's value.
+ */
+const CLASH_FIELDS: Record<string, string> = {
+  application_id_key: 'applicationId', plugin_class_key: 'pluginClass', environment_uid: 'environment', short_name_key: 'shortName',
+  federated_subject: 'federatedSubject', access_type: 'accessType', version_key: 'version', short_name: 'shortName',
+  email_key: 'emailAddress', client_id: 'clientId', name_key: 'name', open_key: 'environment', identity: 'principal',
+  username: 'username', type: 'type',
+};
+
+export const clashField = (column: string | undefined): string | undefined => (column ? CLASH_FIELDS[column] : undefined);
 
 export function sendError(req: IncomingMessage, res: ServerResponse, error: HttpError): void {
   if (res.headersSent) { res.end(); return; }

@@ -43,6 +43,11 @@ export function pinProblem(side: 'key' | 'value', pin: PinnedVersion): SubError 
   return null;
 }
 
+/** Why a second config of a stream in one environment is refused (409): the field the request sent, in its words. */
+export function alreadyConfigured(stream: string, environment: string): string {
+  return `environment: stream ${stream} is already configured in environment ${environment}`;
+}
+
 export interface TopicNameParts { tenant: string; instance: string; environment: string; stream: string }
 
 /** The instance's pattern with lowercase tenant, instance and environment short names and the stream name. */

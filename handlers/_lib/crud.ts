@@ -86,7 +86,8 @@ async function store(resource: Resource, ctx: RequestContext, mode: Mode, row: R
       const built = resource.model(ctx.models).build(extra);
       const written = afterClash ? await data.insertUnlessClash!(built, transaction) : null;
       if (!written && afterClash) await checkUnique(resource, ctx, values, row, transaction);
-      // No clash a unique field names: the plain INSERT fails with the index's own error (uniqueIndexClash below).
+      // No clash a unique field names: the plain INSERT fails with the index's own error, a pair the resource's
+      // check answers when the request runs again (handlers/_lib/conflict-retry), now that it sees the winner.
       saved = written ?? await data.insert(built, transaction);
     }
   } catch (err) {

@@ -387,6 +387,10 @@ describe('refusals: 400 BAD_REQUEST with the message the provider reads (never 4
       const codes = replies.map((r) => r.status);
       expect(codes.filter((c) => c === 201), codes.join(',')).toHaveLength(1);
       expect(codes.filter((c) => c === 409), codes.join(',')).toHaveLength(9);
+      // Each loser hears what a later duplicate hears, naming the field, whether its check or the index met the winner.
+      for (const lost of replies.filter((r) => r.status === 409)) {
+        expectError(lost, 409, { errors: [`environment: application ${application.shortName} is already deployed in environment ${w.managed.shortName}`] });
+      }
     } finally {
       await narrow.stop();
     }

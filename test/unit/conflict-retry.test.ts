@@ -64,6 +64,17 @@ describe('rerunOnConflict', () => {
     expect(h.runs()).toBe(2);
   });
 
+  it('re-runs a write that met a concurrent request\'s row at a unique index, so its own checks answer the 409', async () => {
+    let runs = 0;
+    const handler: Handler = async () => {
+      if (runs++ === 0) throw new UniqueConstraintError({ message: 'dup' });
+      return { status: 409 };
+    };
+    const { op } = rerunOnConflict({ op: handler }, [], options);
+    await expect(op(ctx('POST'))).resolves.toEqual({ status: 409 });
+    expect(runs).toBe(2);
+  });
+
   it('leaves an operation that reaches outside the database to the 409', async () => {
     const h = collidingOnce();
     const { op } = rerunOnConflict({ op: h.handler }, ['op'], options);
