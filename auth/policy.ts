@@ -15,6 +15,11 @@ export interface Policy {
   /** Extra filter on top of tenancy: rows the caller may see (others answer 404). */
   visible?: (ctx: RequestContext) => WhereOptions | undefined | Promise<WhereOptions | undefined>;
   /**
+   * Whether the caller sees this row of its tenant, answered from the row: exactly what `visible` selects. With
+   * it, a row read with the caller (auth/authenticate) stands without being read again under the scope.
+   */
+  sees?: (ctx: RequestContext, row: Row) => boolean | Promise<boolean>;
+  /**
    * Kinds created under a parent (a stream config under its stream): `GET /auth?action=<TYPE>_CREATE&resourceUid=`
    * names the parent, of `/auth` type `parent`, and asks `allowed` about it (docs/contract.md §7.1).
    */

@@ -1,7 +1,7 @@
-import { DataTypes, Op, type Model, type ModelStatic, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
+import { DataTypes, Op, OptimisticLockError, type Model, type ModelStatic, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
 import type { DataAccess } from './data-access';
 import { columnOf, tableOf } from './select-sql';
-import { defineModel, type RowModel } from './define';
+import { defineModel, type Row, type RowModel } from './define';
 import { isOpen, OPEN_STATUSES, type GrantStatus } from '../core/rules/grant-state';
 
 export function defineApplicationAccess(sequelize: Sequelize) {
@@ -35,22 +35,30 @@ export function openKey(g: { applicationUid: string; streamUid: string; environm
   return isOpen(status) ? `${g.applicationUid}:${g.streamUid}:${g.environmentUid}:${g.accessType}` : null;
 }
 
-export interface GrantMove { uid: string; from: GrantStatus; to: GrantStatus; by: string; comment?: string | null; grant: Parameters<typeof openKey>[0] }
+export interface GrantMove { from: GrantStatus; to: GrantStatus; by: string; comment?: string | null }
 
 /**
- * One transition as a compare-and-set: the row changes only if it is still in `from`, so of two racing decisions
- * exactly one wins. Answers whether this call made the move.
+ * One transition of `grant` (a row as read, with its version) as a compare-and-set: the data access's update
+ * writes it only while the row is still that version, so of two racing decisions exactly one wins, and the row is
+ * then as stored (status, processing, version), with nothing to read back. Answers whether this call made the move.
  */
-export async function moveGrant(grants: RowModel, m: GrantMove, transaction: Transaction): Promise<boolean> {
+export async function moveGrant(data: Pick<DataAccess, 'update'>, grant: Row, m: GrantMove, transaction: Transaction): Promise<boolean> {
   const now = new Date();
+  if (grant.status !== m.from) return false;
   // Nothing is approved past its end, however close the decision came to it.
-  const unexpired = m.to === 'Approved' ? notExpiredAt(now) : {};
-  const [changed] = await grants.update({
-    status: m.to, processedBy: m.by, processedAt: now, openKey: openKey(m.grant, m.to), modifiedBy: m.by, modifiedAt: now,
+  const expiresAt = grant.expiresAt as Date | null;
+  if (m.to === 'Approved' && expiresAt !== null && expiresAt.getTime() <= now.getTime()) return false;
+  grant.set({
+    status: m.to, processedBy: m.by, processedAt: now, openKey: openKey(grant as never, m.to), modifiedBy: m.by, modifiedAt: now,
     ...(m.comment !== undefined ? { comment: m.comment } : {}),
-    version: grants.sequelize!.literal('version + 1'),
-  }, { where: { uid: m.uid, status: m.from, ...unexpired }, transaction, silent: true, fields: ['status', 'processedBy', 'processedAt', 'openKey', 'modifiedBy', 'modifiedAt', 'version', ...(m.comment !== undefined ? ['comment'] : [])] });
-  return changed === 1;
+  });
+  try {
+    await data.update(grant, transaction);
+  } catch (err) {
+    if (err instanceof OptimisticLockError) return false;
+    throw err;
+  }
+  return true;
 }
 
 const countTexts = new WeakMap<ModelStatic<Model>, Map<string, string>>();

@@ -8,7 +8,7 @@
 import type { Model, ModelStatic, Transaction, WhereOptions } from 'sequelize';
 import type { Caller, ItemWanted } from './caller';
 import { syncKeys } from './define';
-import { byUidSql, byUidsSql, linkedSql, linkSourcesSql, type Order, type RelatedWanted, type Targets } from './select-sql';
+import { byUidSql, byUidsSql, linkedSql, linkSourcesSql, ownedSql, type Order, type RelatedWanted, type Targets } from './select-sql';
 
 export type { Caller, ItemWanted } from './caller';
 export type { Order, RelatedWanted, Targets } from './select-sql';
@@ -43,6 +43,8 @@ export interface DataAccess extends RowWrites {
   readAll<M extends Model>(model: ModelStatic<M>, where: WhereOptions, order: Order, transaction?: Transaction): Promise<M[]>;
   /** The sources linked to one target in any of these join tables (the groups a user is in), each once. */
   readLinkSources(joins: ModelStatic<Model>[], targetUid: string, transaction?: Transaction): Promise<string[]>;
+  /** For each of `models` (each with an `ownersUid`), the uids of its rows in the tenant owned by one of `groupUids`. */
+  readOwned(models: ModelStatic<Model>[], tenantUid: string, groupUids: string[], transaction?: Transaction): Promise<string[][]>;
   /** The rows of a hand-written SELECT whose `?` take `values` (an array value fills `IN (?)`). */
   select(sql: string, values: unknown[], transaction?: Transaction): Promise<Record<string, unknown>[]>;
   /**
@@ -109,7 +111,7 @@ export const sequelizeReads: Pick<DataAccess, 'readOne' | 'readAll'> = {
 export function statementReads(
   select: DataAccess['select'],
   rowOf: <M extends Model>(model: ModelStatic<M>, values: Record<string, unknown>) => M,
-): Pick<DataAccess, 'select' | 'readByUid' | 'readByUids' | 'readLinked' | 'readLinkSources'> {
+): Pick<DataAccess, 'select' | 'readByUid' | 'readByUids' | 'readLinked' | 'readLinkSources' | 'readOwned'> {
   return {
     select,
     async readByUid(model, uid, tenantUid, transaction) {
@@ -128,6 +130,13 @@ export function statementReads(
     },
     async readLinkSources(joins, targetUid, transaction) {
       return (await select(linkSourcesSql(joins), joins.map(() => targetUid), transaction)).map((r) => r.g as string);
+    },
+    async readOwned(models, tenantUid, groupUids, transaction) {
+      const owned: string[][] = models.map(() => []);
+      if (groupUids.length === 0) return owned;
+      const rows = await select(ownedSql(models), models.flatMap(() => [tenantUid, groupUids]), transaction);
+      for (const row of rows) owned[Number(row.k)].push(row.u as string);
+      return owned;
     },
   };
 }

@@ -147,6 +147,27 @@ export function linkSourcesSql(joins: ModelStatic<Model>[]): string {
   return sql;
 }
 
+/** Per first model, per list of models (by name): the rows each list's groups own. */
+const ownedStatements = new WeakMap<ModelStatic<Model>, Map<string, string>>();
+
+/**
+ * The uids (`u`) of each model's rows in the tenant `?` owned by one of the groups `IN (?)`, tagged (`k`) with the
+ * model's place in `models`: one statement for every kind a visibility rule asks about.
+ */
+export function ownedSql(models: ModelStatic<Model>[]): string {
+  let byNames = ownedStatements.get(models[0]);
+  if (!byNames) ownedStatements.set(models[0], (byNames = new Map()));
+  const names = models.map((m) => m.name).join(',');
+  let sql = byNames.get(names);
+  if (!sql) {
+    const q = (name: string) => models[0].sequelize!.getQueryInterface().quoteIdentifier(name);
+    sql = models.map((m, k) => `SELECT ${k} AS ${q('k')}, ${columnOf(m, 'uid')} AS ${q('u')} FROM ${tableOf(m)}`
+      + ` WHERE ${columnOf(m, 'tenantUid')} = ? AND ${columnOf(m, 'ownersUid')} IN (?)`).join(' UNION ALL ');
+    byNames.set(names, sql);
+  }
+  return sql;
+}
+
 /**
  * A to-one (`attribute` of the row names the target) or to-many (`join` links row and targets) association whose
  * targets a read renders.

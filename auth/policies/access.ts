@@ -9,7 +9,8 @@ import { Op, type WhereOptions } from 'sequelize';
 import type { RequestContext } from '../../core/context';
 import { link } from '../../core/hal';
 import type { Policy } from '../policy';
-import type { Row, RowModel } from '../../models/define';
+import type { Row } from '../../models/define';
+import { memo } from '../../core/request-memo';
 import { availableActions, type Capacities, type Expiry, type GrantAction, type GrantStatus } from '../../core/rules/grant-state';
 import { groupsOf, hasRole } from '../permissions';
 import { APPLICATION_ADMIN, canEditApplication } from './application';
@@ -17,19 +18,25 @@ import { canEditStream, STREAM_ADMIN } from './stream';
 
 const NOTHING: WhereOptions = { uid: { [Op.in]: [] } };
 
-async function ownedUids(ctx: RequestContext, model: RowModel, groups: string[]): Promise<string[]> {
-  const rows = await model.findAll({ where: { tenantUid: ctx.principal.tenant.uid, ownersUid: groups }, attributes: ['uid'] });
-  return rows.map((r) => r.uid as string);
-}
-
-/** What the caller owns among applications, streams and environments; undefined when it sees every grant. */
+/** What the caller owns among applications, streams and environments (once per request); undefined when it sees every grant. */
 async function owned(ctx: RequestContext) {
   if (hasRole(ctx, APPLICATION_ADMIN, STREAM_ADMIN)) return undefined;
-  const groups = [...(await groupsOf(ctx))];
-  if (groups.length === 0) return null;
-  const { Application, Stream, Environment } = ctx.models;
-  const [applications, streams, environments] = await Promise.all([Application, Stream, Environment].map((m) => ownedUids(ctx, m, groups)));
-  return { applications, streams, environments };
+  return memo(ctx, 'owned-applications-streams-environments', async () => {
+    const groups = [...(await groupsOf(ctx))];
+    if (groups.length === 0) return null;
+    const { Application, Stream, Environment, data } = ctx.models;
+    const [applications, streams, environments] = await data.readOwned([Application, Stream, Environment], ctx.principal.tenant.uid, groups, ctx.transaction);
+    return { applications, streams, environments };
+  });
+}
+
+/** What grantVisibility selects, of one grant. */
+async function seesGrant(ctx: RequestContext, grant: Row): Promise<boolean> {
+  const mine = await owned(ctx);
+  if (mine === undefined) return true;
+  if (mine === null) return false;
+  return mine.applications.includes(grant.applicationUid as string) || mine.streams.includes(grant.streamUid as string)
+    || mine.environments.includes(grant.environmentUid as string);
 }
 
 async function grantVisibility(ctx: RequestContext): Promise<WhereOptions | undefined> {
@@ -85,6 +92,7 @@ export const grantPolicy: Policy = {
   canEdit: (ctx, row) => allows(ctx, row, 'approve'),
   canDelete: (ctx, row) => allows(ctx, row, 'cancel'),
   visible: grantVisibility,
+  sees: seesGrant,
   actionLinks: grantActionLinks,
   actions: {
     GRANT_APPROVE: (ctx, row) => allows(ctx, row, 'approve'),

@@ -30,18 +30,23 @@ function isTenantOnly(scope: WhereOptions, ctx: RequestContext): boolean {
  * request named it (auth/authenticate), else the statement built once per model.
  */
 async function findByUid(resource: Resource, ctx: RequestContext, uid: string, transaction?: Transaction): Promise<Row | null> {
-  const scope = await scopeOf(resource, ctx);
   const model = resource.model(ctx.models);
+  const early = !transaction && ctx.prefetched?.model === model && ctx.prefetched.uid === uid ? ctx.prefetched : undefined;
+  const { sees } = resource.policy;
+  // A row of the tenant read with the caller, whose visibility its policy tells from the row itself.
+  if (early && sees && !resource.scope) return early.row && (await sees(ctx, early.row)) ? prefetchedRow(ctx, early) : null;
+  const scope = await scopeOf(resource, ctx);
   if (isTenantOnly(scope, ctx)) {
-    const early = ctx.prefetched;
-    if (!transaction && early?.model === model && early.uid === uid) {
-      // Its targets, read with it, are the parent rows the permission checks read next.
-      if (early.targets) primeParentRows(ctx, [...early.targets.values()].flat());
-      return early.row;
-    }
+    if (early) return prefetchedRow(ctx, early);
     return ctx.models.data.readByUid(model, uid, ctx.principal.tenant.uid, transaction);
   }
   return ctx.models.data.readOne(model, { [Op.and]: [{ uid }, scope] }, undefined, transaction);
+}
+
+/** The row read with the caller; its targets, read with it, are the parent rows the permission checks read next. */
+function prefetchedRow(ctx: RequestContext, early: NonNullable<RequestContext['prefetched']>): Row | null {
+  if (early.targets) primeParentRows(ctx, [...early.targets.values()].flat());
+  return early.row;
 }
 
 /** The row, or 404 when it does not exist or the caller may not see it (another tenant included). */

@@ -17,7 +17,7 @@ import { expireGrant } from '../../models/grant-expiry';
 import { expiryOf } from '../../auth/policies/access';
 import { configOfPair } from '../../models/stream-config';
 import type { RequestContext } from '../../core/context';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../core/errors';
+import { BadRequestError, ConflictError, ForbiddenError, UnprocessableError } from '../../core/errors';
 import { checkIfMatch } from '../_lib/etag';
 import { mutate } from '../_lib/mutation';
 
@@ -147,7 +147,7 @@ async function partsOf(ctx: RequestContext, grant: Row, transaction: Transaction
  * nothing for a cancel of a grant that is already over, else the move as a compare-and-set with its audit entry
  * (naming the `known` parts when the caller read them, else those read in its transaction).
  * A decision that lost a race to another one answers 409. `reason` (deny, revoke, cancel) becomes the comment.
- * Answers whether the grant moved; the row is reloaded when it did.
+ * Answers whether the grant moved; the row is then as stored.
  */
 export async function actOnGrant(ctx: RequestContext, grant: Row, requested: GrantAction, reason?: string | null, known?: GrantParts): Promise<boolean> {
   const decision = decide(grant.status as GrantStatus, requested, await grantCapacities(ctx, grant), expiryOf(grant));
@@ -157,17 +157,11 @@ export async function actOnGrant(ctx: RequestContext, grant: Row, requested: Gra
   if (decision.kind === 'unchanged') return false;
   const comment = requested === 'approve' ? undefined : reason;
   await mutate(ctx, async (transaction) => {
-    const moved = await moveGrant(ctx.models.ApplicationAccessGrant, {
-      uid: grant.uid, from: decision.from, to: decision.to, by: ctx.principal.email, comment, grant: grant as never,
-    }, transaction);
+    const moved = await moveGrant(ctx.models.data, grant, { from: decision.from, to: decision.to, by: ctx.principal.email, comment }, transaction);
     if (!moved) throw new ConflictError(`Application Access Grant ${grant.uid} was changed by a concurrent request; reload it and retry`);
     const extra: Record<string, unknown> = { status: { old: decision.from, new: decision.to } };
     if (comment !== undefined && comment !== null) extra.reason = comment;
     return { result: undefined, audit: [grantEntry(decision.audit, grant, known ?? await partsOf(ctx, grant, transaction), extra)] };
   }, { keepMemos: true });
-  // As reload does: the row read again, its values taken as they are now.
-  const fresh = await ctx.models.data.readByUid(ctx.models.ApplicationAccessGrant, grant.uid, grant.tenantUid);
-  if (!fresh) throw new NotFoundError(`application access grant ${grant.uid} not found`);
-  grant.set((fresh as unknown as { dataValues: Record<string, unknown> }).dataValues, { raw: true, reset: true });
   return true;
 }

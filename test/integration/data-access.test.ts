@@ -75,6 +75,21 @@ describe('reads by uid answer what findOne and findAll answer', () => {
   });
 });
 
+describe('readOwned: what groups own, per kind, in one statement', () => {
+  it('answers for each model the uids findAll finds by tenant and owners, and nothing of another tenant', async () => {
+    const { Application, Stream, Environment } = app.models;
+    const models = [Application, Stream, Environment] as ModelStatic<Model>[];
+    const groups = (await app.models.Group.findAll({ where: { tenantUid: t.tenant.uid } })).map((g) => g.uid as string);
+    expect(groups.length).toBeGreaterThan(1);
+    const read = await app.models.data.readOwned(models, t.tenant.uid, groups.slice(0, 2));
+    const expected = await Promise.all(models.map(async (m) => (await m.findAll({ where: { tenantUid: t.tenant.uid, ownersUid: groups.slice(0, 2) } })).map((r) => r.get('uid') as string)));
+    expect(read.map((uids) => [...uids].sort())).toEqual(expected.map((uids) => [...uids].sort()));
+    expect(read.flat().length).toBeGreaterThan(0);
+    expect(await app.models.data.readOwned(models, other.tenant.uid, groups)).toEqual([[], [], []]);
+    expect(await app.models.data.readOwned(models, t.tenant.uid, [])).toEqual([[], [], []]);
+  });
+});
+
 describe('readCaller: the tenant, its user and the item a GET names, in one statement', () => {
   const viewersOnly = (): RelatedWanted[] => [{ rel: 'viewers', target: app.models.Group as ModelStatic<Model>, join: app.models.StreamViewer as unknown as ModelStatic<Model> }];
   const ownersOnly = (): RelatedWanted[] => [{ rel: 'owners', target: app.models.Group as ModelStatic<Model>, attribute: 'ownersUid' }];
