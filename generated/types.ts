@@ -2355,8 +2355,9 @@ export interface paths {
         };
         /**
          * Who produces to and consumes from a stream
-         * @description Per environment the stream is configured in (and the caller sees), the applications with an Approved grant as
-         *     producer and as consumer, and the pending requests: each application with its owners group, type, and for
+         * @description Per environment the stream is configured in (and the caller sees), the applications with an Approved grant in
+         *     effect (the grant's `approved`: one past its `expiresAt` is not, swept or not) as producer and as consumer, and
+         *     the pending requests: each application with its owners group, type, and for
          *     Connector and Ksml applications `deploymentState`, the state of its deployment in that environment (null when
          *     it has none there). With `environment`, that environment only (listed even where the stream is not configured,
          *     then empty).
@@ -2394,10 +2395,11 @@ export interface paths {
         /**
          * The streams an application produces to and consumes from
          * @description Per environment the application holds open grants in (and the caller sees), the streams it has an Approved
-         *     grant to produce to and to consume from, and its pending requests; for a Connector or Ksml application
-         *     `deploymentState`, its deployment's state there (null when it has none). With `environment`, that environment
-         *     only (listed even when empty). A Private stream the caller cannot see is counted in `hiddenProducesTo`,
-         *     `hiddenConsumesFrom` or `hiddenPendingRequests`, never named; grants are shown as in `getStreamGraph`.
+         *     grant in effect to produce to and to consume from (as in `getStreamGraph`), and its pending requests; for a
+         *     Connector or Ksml application `deploymentState`, its deployment's state there (null when it has none). With
+         *     `environment`, that environment only (listed even when empty). A Private stream the caller cannot see is
+         *     counted in `hiddenProducesTo`, `hiddenConsumesFrom` or `hiddenPendingRequests`, never named; grants are shown
+         *     as in `getStreamGraph`.
          */
         get: operations["getApplicationGraph"];
         put?: never;
@@ -2426,12 +2428,13 @@ export interface paths {
         /**
          * An environment as nodes and edges, a page of streams at a time
          * @description The environment for a UI to draw: a page of the streams configured in it that the caller sees, in name order
-         *     (then uid), the applications with an Approved grant on them that the caller sees (each once per page), and an
-         *     edge per such grant: `produce` (the application produces to the stream) or `consume`. Paged by stream with
-         *     `page` and `size` as every collection, and counted as every collection (bounded: see `PageMetadata`); no
-         *     other order is offered. A Private application the caller cannot see is counted on its stream
-         *     (`hiddenProducers`, `hiddenConsumers`), never named; a Private stream it cannot see is not on any page.
-         *     Each page is read in one statement, at the same cost however many streams the environment holds.
+         *     (then uid), the applications with an Approved grant in effect on them (as in `getStreamGraph`) that the caller
+         *     sees (each once per page), and an edge per such grant: `produce` (the application produces to the stream) or
+         *     `consume`. Paged by stream with `page` and `size` as every collection, and counted as every collection
+         *     (bounded: see `PageMetadata`); no other order is offered. A Private application the caller cannot see is
+         *     counted on its stream (`hiddenProducers`, `hiddenConsumers`), never named; a Private stream it cannot see is
+         *     not on any page. Each page is read in one statement, at the same cost however many streams the environment
+         *     holds.
          */
         get: operations["getEnvironmentGraph"];
         put?: never;

@@ -43,7 +43,7 @@ export const getStreamGraph = ofItem(streamResource, async (ctx) => {
   const named = await environmentFilter(ctx);
   const sight = await graphSight(ctx);
   const rows = await readStreamGraph(ctx.models, reader(ctx, sight.groups), stream.uid, named?.uid);
-  const graph = streamGraph(rows, sight, stream.ownersUid);
+  const graph = streamGraph(rows, sight, stream.ownersUid, new Date());
   const entries = withNamed(graph.environments, named, (e) => ({ environment: partOf(e), streamConfigUid: null, ...emptySide }));
   const self = `${ctx.base}/streams/${stream.uid}/graph`;
   return hal({
@@ -59,7 +59,7 @@ export const getApplicationGraph = ofItem(applicationResource, async (ctx) => {
   const named = await environmentFilter(ctx);
   const sight = await graphSight(ctx);
   const rows = await readApplicationGraph(ctx.models, reader(ctx, sight.groups), application.uid, named?.uid);
-  const graph = applicationGraph(rows, sight, { ownersUid: application.ownersUid, applicationType: application.applicationType });
+  const graph = applicationGraph(rows, sight, { ownersUid: application.ownersUid, applicationType: application.applicationType }, new Date());
   const entries = withNamed(graph.environments, named, (e) => ({ environment: partOf(e), streamConfigUid: null, ...emptySide }));
   const self = `${ctx.base}/applications/${application.uid}/graph`;
   return hal({
@@ -82,7 +82,7 @@ export const getEnvironmentGraph = ofItem(environmentResource, async (ctx) => {
   const { counted, entries } = await readEnvironmentGraph(ctx.models, reader(ctx, sight.groups), {
     environmentUid: environment.uid, allStreams: sight.allStreams, size: page.size, offset, window: window + 1,
   });
-  const graph = environmentGraph(entries, sight, environment.ownersUid);
+  const graph = environmentGraph(entries, sight, environment.ownersUid, new Date());
   const info = pageInfo(page, counted);
   const path = `${ctx.base}/environments/${environment.uid}/graph`;
   return hal({

@@ -3,6 +3,7 @@
  * `/application_access_grants`: data (the transitions) plus one decision function. Pure: the caller's capacities
  * come in as booleans, the database compare-and-set and the audit write happen elsewhere.
  */
+import { hasExpired } from './access-duration';
 
 export const GRANT_STATUSES = ['Pending', 'Approved', 'Rejected', 'Revoked', 'Cancelled'] as const;
 export type GrantStatus = (typeof GRANT_STATUSES)[number];
@@ -13,6 +14,14 @@ export type GrantAction = (typeof GRANT_ACTIONS)[number];
 /** Open grants block a second request for the same application, stream, environment and access type. */
 export const OPEN_STATUSES: readonly GrantStatus[] = ['Pending', 'Approved'];
 export const isOpen = (status: GrantStatus) => OPEN_STATUSES.includes(status);
+
+/**
+ * Approved and in effect at `now`: what a grant's `approved` says and what the graphs draw as a producer or
+ * consumer. An Approved grant past its `expiresAt` gives no access, even before the sweep revokes it.
+ */
+export function grantInEffect(grant: { status: string; expiresAt: Date | null }, now: Date): boolean {
+  return grant.status === 'Approved' && !hasExpired(grant.expiresAt, now);
+}
 
 /** What the caller is to this grant: an approver (stream editor) and/or an app editor (application editor). */
 export interface Capacities { approver: boolean; appEditor: boolean }

@@ -3,7 +3,9 @@
  * answer (one per open grant). The rule: a Private stream, application or environment the caller cannot see never
  * appears, not even by name; an edge to one is only counted (`hidden…`). A grant is linked only where the caller
  * may read it (an owner of its application, stream or environment, APPLICATION_ADMIN, STREAM_ADMIN, tenant admins).
+ * An Approved grant past its end is no producer or consumer, swept or not: the graph agrees with the grant's `approved`.
  */
+import { grantInEffect } from './grant-state';
 
 export type AccessType = 'PRODUCER' | 'CONSUMER';
 export type OpenStatus = 'Approved' | 'Pending';
@@ -48,6 +50,9 @@ export interface Member<T> { node: T; grantUid: string; grantReadable: boolean; 
 
 export interface Side<T> { produce: Member<T>[]; consume: Member<T>[]; pending: Member<T>[]; hiddenProduce: number; hiddenConsume: number; hiddenPending: number }
 
+/** A Pending request (listed as pending, past its end too), or an Approved grant in effect at `now` (core/rules/grant-state). */
+export const drawn = (edge: Pick<EdgeRow, 'status' | 'expiresAt'>, now: Date): boolean => edge.status === 'Pending' || grantInEffect(edge, now);
+
 const emptySide = <T>(): Side<T> => ({ produce: [], consume: [], pending: [], hiddenProduce: 0, hiddenConsume: 0, hiddenPending: 0 });
 
 /** One open grant on one side: listed when its far node is seen, else counted where it would have been. */
@@ -80,11 +85,11 @@ function byEnvironment<R extends { environment: EnvironmentPart }, T>(rows: R[],
   return { environments: [...entries.values()], hiddenEnvironments: hidden.size };
 }
 
-/** A stream's graph: per environment it is configured in, its producers, consumers and pending requests. */
-export function streamGraph(rows: StreamGraphRow[], sight: Sight, streamOwnersUid: string) {
+/** A stream's graph at `now`: per environment it is configured in, its producers, consumers and pending requests. */
+export function streamGraph(rows: StreamGraphRow[], sight: Sight, streamOwnersUid: string, now: Date) {
   return byEnvironment<StreamGraphRow, GraphApplication>(rows, sight, (entry, row) => {
     const e = row.edge;
-    if (!e) return;
+    if (!e || !drawn(e, now)) return;
     const readable = readsGrant(sight, { application: e.application.ownersUid, stream: streamOwnersUid, environment: row.environment.ownersUid });
     place(entry, e, e.application, seesApplication(sight, e.application), readable);
   }, (row) => ({ environment: row.environment, streamConfigUid: row.streamConfigUid, ...emptySide<GraphApplication>() }));
@@ -92,9 +97,12 @@ export function streamGraph(rows: StreamGraphRow[], sight: Sight, streamOwnersUi
 
 export interface ApplicationGraphRow { environment: EnvironmentPart; deploymentState: string | null; edge: EdgeRow & { stream: GraphStream } }
 
-/** An application's graph: per environment it holds open grants in, the streams it produces to and consumes from. */
-export function applicationGraph(rows: ApplicationGraphRow[], sight: Sight, application: Pick<GraphApplication, 'ownersUid' | 'applicationType'>) {
-  return byEnvironment<ApplicationGraphRow, GraphStream>(rows, sight, (entry, row) => {
+/**
+ * An application's graph at `now`: per environment it holds open grants in (drawn ones: an environment whose only
+ * grant has ended is not one), the streams it produces to and consumes from.
+ */
+export function applicationGraph(rows: ApplicationGraphRow[], sight: Sight, application: Pick<GraphApplication, 'ownersUid' | 'applicationType'>, now: Date) {
+  return byEnvironment<ApplicationGraphRow, GraphStream>(rows.filter((row) => drawn(row.edge, now)), sight, (entry, row) => {
     const e = row.edge;
     const readable = readsGrant(sight, { application: application.ownersUid, stream: e.stream.ownersUid, environment: row.environment.ownersUid });
     place(entry, e, e.stream, seesStream(sight, e.stream), readable);
@@ -110,17 +118,17 @@ export interface StreamNode { stream: GraphStream; hiddenProducers: number; hidd
 export interface GraphEdge { kind: 'produce' | 'consume'; streamUid: string; applicationUid: string; grantUid: string; grantReadable: boolean }
 
 /**
- * A page of an environment's graph: its streams (the rows hold only streams the caller sees), the applications
- * with an Approved grant on them that the caller sees, each once, and an edge per such grant.
+ * A page of an environment's graph at `now`: its streams (the rows hold only streams the caller sees), the
+ * applications with an Approved grant in effect on them that the caller sees, each once, and an edge per such grant.
  */
-export function environmentGraph(rows: EnvironmentGraphRow[], sight: Sight, environmentOwnersUid: string) {
+export function environmentGraph(rows: EnvironmentGraphRow[], sight: Sight, environmentOwnersUid: string, now: Date) {
   const streams = new Map<string, StreamNode>();
   const applications = new Map<string, GraphApplication>();
   const edges: GraphEdge[] = [];
   for (const { stream, edge } of rows) {
     let node = streams.get(stream.uid);
     if (!node) streams.set(stream.uid, (node = { stream, hiddenProducers: 0, hiddenConsumers: 0 }));
-    if (!edge) continue;
+    if (!edge || !drawn(edge, now)) continue;
     const producer = edge.accessType === 'PRODUCER';
     if (!seesApplication(sight, edge.application)) {
       if (producer) node.hiddenProducers += 1;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  availableActions, CANCEL_APPROVED, decide, GRANT_ACTIONS, GRANT_STATUSES, isOpen, requestedStatus,
+  availableActions, CANCEL_APPROVED, decide, GRANT_ACTIONS, GRANT_STATUSES, grantInEffect, isOpen, requestedStatus,
   type Capacities, type GrantAction, type GrantStatus,
 } from '../../core/rules/grant-state';
 
@@ -100,5 +100,18 @@ describe('requests', () => {
 
   it('only Pending and Approved grants are open', () => {
     expect(GRANT_STATUSES.filter(isOpen)).toEqual(['Pending', 'Approved']);
+  });
+});
+
+describe('in effect (a grant\'s `approved`, and what the graphs draw)', () => {
+  const now = new Date('2026-05-01T12:00:00Z');
+  const at = (ms: number) => new Date(now.getTime() + ms);
+  it.each(GRANT_STATUSES.flatMap((status) => [
+    [status, null, status === 'Approved'],
+    [status, at(1), status === 'Approved'],
+    [status, at(0), false],
+    [status, at(-1), false],
+  ] as const))('%s ending %s → %s', (status, expiresAt, inEffect) => {
+    expect(grantInEffect({ status, expiresAt }, now)).toBe(inEffect);
   });
 });

@@ -16,7 +16,10 @@ const application = (uid: string, seen: boolean, applicationType = 'Custom'): Gr
   uid, name: uid, shortName: uid, applicationType, type: null, visibility: seen ? 'Public' : 'Private', ownersUid: `${uid}-owners`, ownersName: null, seen, deploymentState: null,
 });
 const stream = (uid: string, seen: boolean): GraphStream => ({ uid, name: uid, visibility: seen ? 'Public' : 'Private', ownersUid: `${uid}-owners`, ownersName: null, seen, streamConfigUid: `${uid}-config` });
-const edge = (n: number, accessType: AccessType, status: OpenStatus) => ({ grantUid: `g${n}`, accessType, status, requestedBy: 'dev@example.com', requestedAt: null, expiresAt: null });
+const NOW = new Date('2026-05-01T12:00:00Z');
+const PAST = new Date(NOW.getTime() - 1);
+const edge = (n: number, accessType: AccessType, status: OpenStatus, expiresAt: Date | null = null) =>
+  ({ grantUid: `g${n}`, accessType, status, requestedBy: 'dev@example.com', requestedAt: null, expiresAt });
 
 const CASES: Array<[AccessType, OpenStatus, 'produce' | 'consume' | 'pending']> = [
   ['PRODUCER', 'Approved', 'produce'], ['CONSUMER', 'Approved', 'consume'], ['PRODUCER', 'Pending', 'pending'], ['CONSUMER', 'Pending', 'pending'],
@@ -29,7 +32,7 @@ describe('a stream graph', () => {
       for (const [who, sight] of [['nobody', nobody], ['an admin', admin]] as const) {
         it(`${accessType} ${status}, application ${seen ? 'seen' : 'unseen'}, as ${who}`, () => {
           const rows = [{ environment: env('e'), streamConfigUid: 'c', edge: { ...edge(1, accessType, status), application: application('a', seen) } }];
-          const [entry] = streamGraph(rows, sight, 'stream-owners').environments;
+          const [entry] = streamGraph(rows, sight, 'stream-owners', NOW).environments;
           const listed = seen || sight === admin;
           expect(entry[where].map((m) => m.node.uid)).toEqual(listed ? ['a'] : []);
           expect(entry[HIDDEN[where]]).toBe(listed ? 0 : 1);
@@ -44,7 +47,7 @@ describe('a stream graph', () => {
 
   it('an environment the caller cannot see is counted once, however many rows it has', () => {
     const rows = [1, 2].map((n) => ({ environment: env('hidden', false), streamConfigUid: 'c', edge: { ...edge(n, 'CONSUMER', 'Approved'), application: application(`a${n}`, true) } }));
-    expect(streamGraph([...rows, { environment: env('shown'), streamConfigUid: 'c2', edge: null }], nobody, 'o')).toMatchObject({ hiddenEnvironments: 1, environments: [{ environment: { uid: 'shown' } }] });
+    expect(streamGraph([...rows, { environment: env('shown'), streamConfigUid: 'c2', edge: null }], nobody, 'o', NOW)).toMatchObject({ hiddenEnvironments: 1, environments: [{ environment: { uid: 'shown' } }] });
   });
 });
 
@@ -54,7 +57,7 @@ describe('an application graph', () => {
       { environment: env('e'), deploymentState: 'Running', edge: { ...edge(1, 'PRODUCER', 'Approved'), stream: stream('s1', true) } },
       { environment: env('e'), deploymentState: 'Running', edge: { ...edge(2, 'PRODUCER', 'Approved'), stream: stream('s2', false) } },
     ];
-    const [entry] = applicationGraph(rows, nobody, { ownersUid: 'app-owners', applicationType: 'Connector' }).environments;
+    const [entry] = applicationGraph(rows, nobody, { ownersUid: 'app-owners', applicationType: 'Connector' }, NOW).environments;
     expect(entry.produce.map((m) => m.node.streamConfigUid)).toEqual(['s1-config']);
     expect(entry.hiddenProduce).toBe(1);
     expect(entry.deploymentState).toBe('Running');
@@ -69,11 +72,54 @@ describe('an environment graph', () => {
       { stream: stream('s1', true), edge: { ...edge(3, 'CONSUMER', 'Approved'), application: application('secret', false) } },
       { stream: stream('s2', true), edge: null },
     ];
-    const graph = environmentGraph(rows, nobody, 'env-owners');
+    const graph = environmentGraph(rows, nobody, 'env-owners', NOW);
     expect(graph.streams.map((s) => [s.stream.uid, s.hiddenProducers, s.hiddenConsumers])).toEqual([['s1', 0, 1], ['s2', 0, 0]]);
     expect(graph.applications.map((a) => a.uid)).toEqual(['a']);
     expect(graph.edges.map((e) => [e.kind, e.streamUid, e.applicationUid])).toEqual([['produce', 's1', 'a'], ['consume', 's1', 'a']]);
     expect(JSON.stringify(graph)).not.toContain('secret');
+  });
+});
+
+/**
+ * An Approved grant past its end answers `approved: false` before the sweep revokes it: no graph draws it as a
+ * producer or consumer, nor counts it hidden. A Pending request past its end is still the requester's to cancel.
+ */
+describe('grants past their end, not yet swept', () => {
+  const ended = (n: number, accessType: AccessType) => edge(n, accessType, 'Approved', PAST);
+
+  it('a stream graph keeps the environment and draws neither the ended grant nor its hidden count; a Pending one stays pending', () => {
+    const rows = [
+      { environment: env('e'), streamConfigUid: 'c', edge: { ...ended(1, 'PRODUCER'), application: application('gone', true) } },
+      { environment: env('e'), streamConfigUid: 'c', edge: { ...ended(2, 'CONSUMER'), application: application('secret', false) } },
+      { environment: env('e'), streamConfigUid: 'c', edge: { ...edge(3, 'CONSUMER', 'Approved', NOW), application: application('at-end', true) } },
+      { environment: env('e'), streamConfigUid: 'c', edge: { ...edge(4, 'CONSUMER', 'Approved', new Date(NOW.getTime() + 1)), application: application('live', true) } },
+      { environment: env('e'), streamConfigUid: 'c', edge: { ...edge(5, 'PRODUCER', 'Pending', PAST), application: application('asking', true) } },
+    ];
+    const [entry] = streamGraph(rows, nobody, 'o', NOW).environments;
+    expect(entry).toMatchObject({ environment: { uid: 'e' }, produce: [], hiddenProduce: 0, hiddenConsume: 0, hiddenPending: 0 });
+    expect(entry.consume.map((m) => m.node.uid)).toEqual(['live']);
+    expect(entry.pending.map((m) => m.node.uid)).toEqual(['asking']);
+  });
+
+  it('an application graph leaves out an environment whose only grant has ended', () => {
+    const rows = [
+      { environment: env('ended'), deploymentState: null, edge: { ...ended(1, 'CONSUMER'), stream: stream('s1', true) } },
+      { environment: env('hidden-ended', false), deploymentState: null, edge: { ...ended(2, 'CONSUMER'), stream: stream('s2', true) } },
+      { environment: env('live'), deploymentState: null, edge: { ...ended(3, 'PRODUCER'), stream: stream('s3', true) } },
+      { environment: env('live'), deploymentState: null, edge: { ...edge(4, 'CONSUMER', 'Approved'), stream: stream('s4', true) } },
+    ];
+    const graph = applicationGraph(rows, nobody, { ownersUid: 'o', applicationType: 'Custom' }, NOW);
+    expect(graph.hiddenEnvironments).toBe(0);
+    expect(graph.environments.map((e) => [e.environment.uid, e.produce.length, e.consume.map((m) => m.node.uid)])).toEqual([['live', 0, ['s4']]]);
+  });
+
+  it('an environment graph keeps the stream and draws no edge, application or hidden count for the ended grant', () => {
+    const rows = [
+      { stream: stream('s1', true), edge: { ...ended(1, 'PRODUCER'), application: application('gone', true) } },
+      { stream: stream('s1', true), edge: { ...ended(2, 'CONSUMER'), application: application('secret', false) } },
+    ];
+    const graph = environmentGraph(rows, nobody, 'env-owners', NOW);
+    expect(graph).toEqual({ streams: [{ stream: stream('s1', true), hiddenProducers: 0, hiddenConsumers: 0 }], applications: [], edges: [] });
   });
 });
 
