@@ -10,18 +10,9 @@ import { migrate, migrationLevel } from '../migrations/migrator';
 import { createTenantWithAdmin, randomPassword, type Maker } from '../models/bootstrap';
 import { findPeopleByEmail, resetPassword } from '../models/password-reset';
 import type { AdminDatabase } from './admin-database';
+import { AdminError, UsageError } from './admin-errors';
 import { checkSigningKeysOpen, createKeyStore, ROTATION_GRACE_MS } from '../auth/keys';
 import { createSecretBox, encryptionKeySource } from '../core/secret-box';
-
-/** A wrong invocation: said with the usage, exit code 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-/** A command that cannot do what was asked (an unknown e-mail, a taken name): one line, exit code 1. */
-export class AdminError extends Error {
-  override name = 'AdminError';
-}
 
 export interface CommandContext {
   config: Config;

@@ -1,14 +1,24 @@
 /**
  * `npm run admin -- <command>`: administration without the API, on DATABASE_URL or the embedded database in
  * DATA_DIR (scripts/admin-database.ts); the commands are in scripts/admin-commands.ts. Exit codes: 0 done, 1 the
- * command could not do it (one line on stderr), 2 a wrong invocation (one line and the usage).
+ * command could not do it (one line on stderr, whatever the database does), 2 a wrong invocation (one line and the
+ * usage).
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config';
 import { migrationLevel } from '../migrations/migrator';
 import { openAdminDatabase } from './admin-database';
-import { AdminError, COMMANDS, UsageError, usage, type Command } from './admin-commands';
+import { COMMANDS, usage, type Command } from './admin-commands';
+import { AdminError, UsageError } from './admin-errors';
 import { explainStartError } from './start-errors';
+
+// A connection that a stopping database drops between two statements fails outside any await: one line too.
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (err) => {
+    process.stderr.write(`${failure(process.argv[2] ?? 'admin', err)}\n`);
+    process.exit(1);
+  });
+}
 
 process.exit(await main(process.argv.slice(2)));
 
@@ -37,11 +47,23 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${err.message}\n\n${usage()}`);
       return 2;
     }
-    const line = err instanceof AdminError ? err.message : explainStartError(err);
-    if (line === undefined) throw err;
-    process.stderr.write(`${line}\n`);
+    process.stderr.write(`${failure(name, err)}\n`);
     return 1;
   }
+}
+
+/** The one line a failed command ends in: the cause and its fix when known, else what failed; never a stack trace. */
+function failure(name: string, err: unknown): string {
+  if (err instanceof AdminError) return err.message;
+  return explainStartError(err) ?? `${name} failed: ${oneLine(err)}`;
+}
+
+/** A driver's own words (Sequelize wraps them); of a message of several lines, its first and last. */
+function oneLine(err: unknown): string {
+  const e = err as { parent?: Error; message?: unknown };
+  const message = e?.parent?.message ?? (typeof e?.message === 'string' ? e.message : String(err));
+  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  return lines.length > 1 ? `${lines[0]} … ${lines.at(-1)}` : (lines[0] ?? String(err));
 }
 
 function parse(name: string, command: Command, argv: string[]) {

@@ -55,7 +55,7 @@ function commandOf(pid: number): string | undefined {
 export class DataDirInUseError extends Error {
   override name = 'DataDirInUseError';
 
-  constructor(dataDir: string, holder: RunningPostmaster) {
+  constructor(dataDir: string, readonly holder: RunningPostmaster) {
     const lockFile = path.join(path.resolve(dataDir), 'postgres', 'postmaster.pid');
     super(holder.command && holder.command !== 'postgres'
       ? `DATA_DIR ${path.resolve(dataDir)} is locked: ${lockFile} names pid ${holder.pid}, which now runs '${holder.command}', not PostgreSQL: if no service uses this DATA_DIR, delete that file, or set DATA_DIR to another directory`

@@ -3,7 +3,6 @@
  * database of its own on the run's server (PostgreSQL, MariaDB through both drivers), and on the embedded database
  * of a DATA_DIR, stopped or in use by a running service.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,27 +12,16 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { migrations } from '../../migrations';
 import { dialectOf } from '../../models/db';
 import { startEmbeddedPostgres } from '../../scripts/embedded-postgres';
+import { runAdmin, type AdminRun } from '../support/admin-cli';
 import { passwordToken, startTestApp, type TestApp } from '../support/app';
 import { call } from '../support/http';
-import { ROOT } from '../support/npm-start';
 import { createRunDatabase } from '../support/run-database';
 
-interface Run { code: number; stdout: string; stderr: string }
-
-/** `tsx scripts/admin.ts …` (what `npm run admin -- …` runs), or npm itself with `npm: true`. */
-function admin(args: string[], env: Record<string, string | undefined> = {}, npm = false): Promise<Run> {
-  const merged: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, ...env };
-  for (const [key, value] of Object.entries(env)) if (value === undefined) delete merged[key];
-  const [file, argv] = npm ? ['npm', ['run', '--silent', 'admin', '--', ...args]] : [path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/admin.ts', ...args]];
-  return new Promise((resolve) => {
-    execFile(file, argv, { cwd: ROOT, env: merged, timeout: 120_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+/** `npm run admin` on this file's database unless `env` says otherwise. */
+const admin = (args: string[], env: Record<string, string | undefined> = {}, npm = false) => runAdmin(args, { DATABASE_URL: database.url, ...env }, npm);
 
 /** The password a command printed once. */
-const printedPassword = (run: Run) => /(?:\/|:) (\S+) {2}\(shown only this once\)/.exec(run.stdout)?.[1] ?? '';
+const printedPassword = (run: AdminRun) => /(?:\/|:) (\S+) {2}\(shown only this once\)/.exec(run.stdout)?.[1] ?? '';
 
 const dirs: string[] = [];
 let database: { url: string; drop: () => Promise<void> };
