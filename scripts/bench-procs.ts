@@ -37,17 +37,17 @@ let built: true | undefined;
 
 /**
  * The service exactly as `npm start` runs it after the build: package.json's `start` (`[NAME=value …] node <flags>
- * <bundle>`) with its environment and flags. Node directly rather than through npm, so the process measured is the
- * service's.
+ * <bundle>`) with its environment and flags (`nodeFlags` added: a CPU profile). Node directly rather than through
+ * npm, so the process measured is the service's.
  */
-export function spawnStart(env: Record<string, string>): ChildProcess {
+export function spawnStart(env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
   const scripts = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
   const words = scripts.start.trim().split(/\s+/);
   const assignments = words.slice(0, words.indexOf('node')).map((w) => /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(w));
   if (!words.includes('node') || assignments.some((a) => a === null)) throw new Error(`package.json scripts.start is not "[NAME=value …] node … <file>": ${scripts.start}`);
   const start = words.slice(assignments.length);
   const startEnv = Object.fromEntries(assignments.map((a) => [a![1], a![2]]));
-  return spawnNode([...start.slice(1, -1), path.join(ROOT, start.at(-1)!)], { ...startEnv, ...env }, 'ignore');
+  return spawnNode([...start.slice(1, -1), ...nodeFlags, path.join(ROOT, start.at(-1)!)], { ...startEnv, ...env }, 'ignore');
 }
 
 /** The last lines a child wrote, for the error that explains why it stopped. */
@@ -110,7 +110,7 @@ export function tree(root: number): number[] {
 export const processCount = (root: number) => tree(root).length;
 
 /** CPU time the tree of `root` has used, in clock ticks (1/100 s on Linux). */
-function cpuTicks(root: number): number {
+export function cpuTicks(root: number): number {
   let ticks = 0;
   for (const pid of tree(root)) {
     try {

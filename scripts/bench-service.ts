@@ -1,5 +1,5 @@
 /**
- * The servers under test as child processes: the API exactly as `npm start` runs it (scripts/start.ts, production
+ * The servers under test as child processes: the API exactly as `npm start` runs it (scripts/start.ts, its default
  * settings, the bench's database) with its cold start timed, and the bare baseline (bench-bare.ts).
  */
 import type { ChildProcess } from 'node:child_process';
@@ -56,17 +56,19 @@ function server(child: ChildProcess, origin: string): Server {
  * once (retried until it works, which is then a finding), then GET /api/user with it. `extra`: more of the API's
  * environment (the import's AIVEN_API_URL).
  */
-export async function startApi(env: { databaseUrl: string; dataDir: string; workers: number; extra?: Record<string, string> }, api: (origin: string) => Api): Promise<{ server: Server; cold: ColdStart; api: Api }> {
+export async function startApi(env: { databaseUrl: string; dataDir: string; workers?: number; extra?: Record<string, string>; nodeFlags?: string[] }, api: (origin: string) => Api): Promise<{ server: Server; cold: ColdStart; api: Api }> {
   buildService();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
   const client = api(origin);
+  // npm start's own settings: the log level and the worker count are its defaults unless the bench is told otherwise.
   const child = spawnStart({
-    NODE_ENV: 'production', DATABASE_URL: env.databaseUrl, DATA_DIR: env.dataDir, PORT: String(port), LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
+    DATABASE_URL: env.databaseUrl, DATA_DIR: env.dataDir, PORT: String(port),
+    ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
     BOOTSTRAP_TENANT: client.tenant, BOOTSTRAP_ADMIN_EMAIL: client.email, BOOTSTRAP_ADMIN_PASSWORD: client.password,
-    WORKERS: String(env.workers), ENCRYPTION_KEY, ...env.extra,
-  });
+    ...(env.workers !== undefined ? { WORKERS: String(env.workers) } : {}), ENCRYPTION_KEY, ...env.extra,
+  }, env.nodeFlags);
   const { check } = guard(child, 'the API (npm start)');
   try {
     const earlyAnswers: number[] = [];

@@ -16,7 +16,8 @@
  * server just started (5), BENCH_LOG_LEVEL of the API (warn: failures only; info adds the line of every request),
  * BENCH_IMPORT_TOPICS imported by the topic wizard twice (1000; BENCH_IMPORT=0 skips; scripts/bench-import.ts).
  * A quick try: BENCH_SIZES=1000,5000 BENCH_AUDIT_SIZES=1000,5000 BENCH_DURATION=2 npm run bench
- * `npm run bench -- soak` runs the soak instead (scripts/bench-soak.ts), `npm run bench -- import` only the import.
+ * `npm run bench -- soak` runs the soak instead (scripts/bench-soak.ts), `npm run bench -- import` only the import,
+ * `npm run bench -- features` what each observability and hardening feature costs a request (scripts/bench-features.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,7 @@ import { soak } from './bench-soak';
 import { siblingTarget, stopTargets, type SizeTarget } from './bench-sizes';
 import { goalsOf, importGoal, setGrowthRatios } from './bench-goals';
 import { importBench, importReport } from './bench-import';
+import { featureCosts } from './bench-features';
 import { coldStartTable, goalList, scenarioTable, sizeLabel } from './bench-table';
 import { writeRounds } from './bench-writes';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
@@ -106,8 +108,9 @@ async function main(): Promise<string> {
   const header = `machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB · date: ${new Date().toISOString()} · commit: ${git('rev-parse', '--short', 'HEAD')}${dirty} · database: ${await databaseName(sequelize)}`;
   log(header);
 
-  const start = (workers: number) => startApi({ databaseUrl, dataDir, workers }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD));
+  const start = (workers?: number) => startApi({ databaseUrl, dataDir, workers }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD));
   if (process.argv.slice(2).includes('soak')) return soak({ models, start, header, log });
+  if (process.argv.slice(2).includes('features')) return [`# npm run bench -- features`, '', header, '', await featureCosts({ url: databaseUrl, dataDir, models }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD), log), ''].join('\n');
   if (process.argv.slice(2).includes('import')) return importReport(header, await importBench({ url: databaseUrl, sequelize, dataDir }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD), log));
   log('first start of the API (creates the bench tenant)…');
   const first = await start(1);
@@ -241,15 +244,17 @@ async function main(): Promise<string> {
   const sampled = rows.filter((r) => r.rss && !r.scenario.includes('bare')).map((r) => r.rss!.tree);
   const rss = sampled.length ? Math.max(...sampled) : null;
 
+  // The headline: the service as `npm start` runs it, every setting at its default (WORKERS = the core count, the
+  // request log line at info), against the bare twin.
   const workers = os.availableParallelism();
-  log(`\nWORKERS=${workers}:`);
+  log(`\nat npm start's defaults (WORKERS=${workers}):`);
   await service.stop();
-  ({ server: service, cold, api } = await start(workers));
-  starts.push([`WORKERS=${workers}`, cold]);
+  ({ server: service, cold, api } = await start());
+  starts.push([`npm start's defaults (WORKERS=${workers})`, cold]);
   const processes = processCount(service.pid);
-  notes.push(`WORKERS=${workers}: the API ran as ${processes} process${processes === 1 ? '' : 'es'}${processes === 1 && workers > 1 ? ' (scripts/start.ts does not read WORKERS yet)' : ''}`);
-  await warm(`the API with WORKERS=${workers}`, service, items.map((u) => `/api/streams/${u}`), await api.headers());
-  const parallel = await itemRounds(` WORKERS=${workers}`);
+  notes.push(`at npm start's defaults the API ran as ${processes} process${processes === 1 ? '' : 'es'} (WORKERS=${workers}: a primary and its workers)`);
+  await warm('the API at its defaults', service, [...items.map((u) => `/api/streams/${u}`), ...fixtures.clusterUids.map((u) => `/api/clusters/${u}`)], await api.headers());
+  const defaults = { streams: await itemRounds(' defaults'), clusters: await itemRounds(' defaults', 'clusters', fixtures.clusterUids) };
 
   const imported = process.env.BENCH_IMPORT === '0' ? null : await importBench({ url: databaseUrl, sequelize, dataDir }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD), log);
   if (imported) {
@@ -259,9 +264,8 @@ async function main(): Promise<string> {
 
   const growing = [{ scenarios: [...LISTS, FIND, GRAPH], limit: 1.3 }, { scenarios: AUDIT, limit: 1.5 }];
   setGrowthRatios(rows, growing.flatMap((g) => g.scenarios));
-  const goals = goalsOf({ rows, item, growing, asyncapiAlone, cold: starts[1][1], starts: starts.map(([, c]) => c), rss, writes });
+  const goals = goalsOf({ rows, item, defaults, growing, asyncapiAlone, cold: starts[1][1], starts: starts.map(([, c]) => c), rss, writes });
   if (imported) goals.push(importGoal(imported));
-  if (bare) notes.push(`WORKERS=${workers} GET item req/s ours÷bare (best run of each): ${Math.round(parallel.ours)} ÷ ${Math.round(parallel.bare)} = ${(parallel.ours / parallel.bare).toFixed(2)}`);
 
   return [
     `# npm run bench`, '', header, '',

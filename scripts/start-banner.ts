@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { DEFAULT_DATA_DIR, type Config } from '../core/config';
-import { logger } from '../core/logger';
+import { flushLog, logger } from '../core/logger';
 import { bootstrap, findBootstrapAdmin, type Bootstrapped } from '../models/bootstrap';
 import type { Models } from '../models';
 
@@ -26,6 +26,8 @@ export async function firstStart(models: Models, config: Config): Promise<FirstS
 export function announce(config: Config, url: string, authUrl: string, first: FirstStart, workers: number): void {
   logger.info({ url: `${url}${config.basePath}/`, authUrl, workers }, 'platform management service listening');
   const lines = config.externalAuthUrl ? externalIdp(config, first) : [...admin(config, url, authUrl, first), ...issuer(config, authUrl, first)];
+  // The log lines leave at the end of the event loop's turn: the banner comes after them.
+  flushLog();
   if (lines.length > 0) process.stdout.write(['', ...lines, ''].join('\n'));
 }
 

@@ -106,6 +106,21 @@ describe('a write against its bare twin', () => {
     ]);
   });
 
+  it('leads with the item reads at npm start\'s defaults: the median pair against 0.94, none without a baseline', () => {
+    const base = {
+      rows: [], item: { bare: 1000, ours: 700 }, growing: [], asyncapiAlone: row('asyncapi', '1M', 2),
+      cold: { info: 2000, token: 2100, user: 2200, tokenAtOnce: true, earlyAnswers: [] }, starts: [], rss: 180,
+    };
+    const [clusters, streams] = goalsOf({ ...base, defaults: { clusters: { pairs: [0.9, 1.02, 0.97] }, streams: { pairs: [0.95, 0.93] } } });
+    expect(clusters.name).toMatch(/^GET \/clusters\/\{uid\} at npm start's defaults: req\/s ours÷bare ≥ 0\.94 \(median of 3 pairs\)/);
+    expect([clusters.value, clusters.met]).toEqual(['0.97 (pairs 0.90, 1.02, 0.97)', true]);
+    expect([streams.value, streams.met]).toEqual(['0.94 (pairs 0.95, 0.93)', true]);
+    const [under] = goalsOf({ ...base, defaults: { clusters: { pairs: [0.93, 0.92, 0.99] }, streams: { pairs: [] } } });
+    expect(under.met).toBe(false);
+    expect(goalsOf({ ...base, defaults: { clusters: { pairs: [] }, streams: { pairs: [] } } })[1].met).toBeNull();
+    expect(goalsOf(base)[0].name).toMatch(/^GET item req\/s ours÷bare ≥ 0\.66/);
+  });
+
   it('notes each pair\'s ratios in the order run, with their medians', () => {
     expect(pairNote(POST, [pair([500, 100], [300, 150]), pair([400, 100], [400, 100])]))
       .toBe(`${POST} ours÷bare per pair: req/s 0.60, 1.00 (median 0.80); p99 1.50, 1.00 (median 1.25)`);
