@@ -13,7 +13,7 @@
  * per scenario (10), BENCH_WARMUP seconds before each, not counted (1), BENCH_CONNECTIONS (32), BENCH_GRANTS pending
  * grants approved (3000, over all runs; no more than two per seeded stream), BENCH_CONFIGS stream configs deleted (6000,
  * over all runs), BENCH_ROUNDS of bare/ours GET item and of each write (3), BENCH_SIZE_ROUNDS of the sizes (3), BENCH_START_WARMUP seconds of untimed load on a
- * server just started (5), BENCH_LOG_LEVEL of the API (warn: failures only; info adds the line of every request),
+ * server just started (5), BENCH_LOG_LEVEL of the API (unset: npm start's default, info, a line per request; warn: failures only),
  * BENCH_IMPORT_TOPICS imported by the topic wizard twice (1000; BENCH_IMPORT=0 skips; scripts/bench-import.ts).
  * A quick try: BENCH_SIZES=1000,5000 BENCH_AUDIT_SIZES=1000,5000 BENCH_DURATION=2 npm run bench
  * `npm run bench -- soak` runs the soak instead (scripts/bench-soak.ts), `npm run bench -- import` only the import,
