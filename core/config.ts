@@ -8,6 +8,8 @@ export interface Config {
   externalAuthUrl?: string;
   publicUrl?: string;
   databaseUrl?: string;
+  /** Connections each process's database pool holds at most, 10 (`DATABASE_POOL_MAX`; models/db.ts). */
+  databasePoolMax: number;
   dataDir: string;
   bootstrapTenant: string;
   bootstrapAdminEmail: string;
@@ -84,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     externalAuthUrl: env.AUTH_URL ? env.AUTH_URL.replace(/\/+$/, '') : undefined,
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolMax: databasePoolMax(env),
     dataDir: env.DATA_DIR || DEFAULT_DATA_DIR,
     bootstrapTenant: env.BOOTSTRAP_TENANT || 'demo',
     bootstrapAdminEmail: env.BOOTSTRAP_ADMIN_EMAIL || 'admin@demo.local',
@@ -109,6 +112,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signInQueue: positiveInt(env.SIGN_IN_QUEUE, 'SIGN_IN_QUEUE', 'sign-ins') ?? 64,
     accessExpirySweepMs: env.ACCESS_EXPIRY_SWEEP_MS?.trim() === '0' ? 0 : positiveInt(env.ACCESS_EXPIRY_SWEEP_MS, 'ACCESS_EXPIRY_SWEEP_MS', 'milliseconds (0: off)') ?? 60_000,
   };
+}
+
+/** `DATABASE_POOL_MAX`: the most connections one process's pool opens to the database, for every dialect. */
+export function databasePoolMax(env: NodeJS.ProcessEnv = process.env): number {
+  return positiveInt(env.DATABASE_POOL_MAX, 'DATABASE_POOL_MAX', 'connections') ?? 10;
 }
 
 /** The bounds of what one client may hold (server/connection-limits.ts); the headers come within the whole request. */

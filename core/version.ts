@@ -1,6 +1,6 @@
 /**
- * The running service's version: package.json's plus a build id, `7.0.0+<build>`. The build id is `BUILD_ID` when
- * set (a CI build number, an image tag), else the checkout's commit (seven hex digits), else `dev`.
+ * The running service's version, `<package.json version>+<BUILD_ID>`. The build id is `BUILD_ID` when set (a CI build
+ * number, an image tag), else the checkout's commit (seven hex digits), else `dev`.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

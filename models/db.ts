@@ -1,23 +1,26 @@
 import { Sequelize, type Options } from 'sequelize';
-import { ConfigError } from '../core/config';
+import { ConfigError, databasePoolMax } from '../core/config';
 import { causalReadsOnGalera } from './galera-sessions';
+import { driverSsl, parseMysqlUrl } from './mysql-url';
 import { guardedPg } from './pg-guarded';
 import { timeStatements } from './statement-timing';
 
 export type Dialect = 'postgres' | 'mysql' | 'mariadb';
 
 /**
- * Opens a Sequelize connection for a postgres://, mysql:// or mariadb:// URL. Timestamps are kept in UTC. Its
- * statements are timed (models/statement-timing); on a Galera cluster its reads see every acknowledged write
- * (models/galera-sessions).
+ * Opens a Sequelize connection for a postgres://, mysql:// or mariadb:// URL. Timestamps are kept in UTC. The pool
+ * holds at most DATABASE_POOL_MAX connections (read here, since every process that serves opens its pool through
+ * this). A MySQL-family URL's parameters are checked and read once (models/mysql-url). Its statements are timed
+ * (models/statement-timing); on a Galera cluster its reads see every acknowledged write (models/galera-sessions).
  */
 export function openDatabase(url: string, extra: Options = {}): Sequelize {
   const dialect = dialectOf(url);
+  let target = url;
   const options: Options = {
     dialect,
     logging: false,
     timezone: '+00:00',
-    pool: { max: 10, min: 0, idle: 10_000, acquire: 10_000 },
+    pool: { max: databasePoolMax(process.env), min: 0, idle: 10_000, acquire: 10_000 },
     define: { underscored: true, timestamps: false, freezeTableName: true },
     ...extra,
   };
@@ -31,12 +34,16 @@ export function openDatabase(url: string, extra: Options = {}): Sequelize {
     options.dialectOptions = {
       connectionTimeoutMillis: 5_000, options: '-c plan_cache_mode=force_generic_plan -c random_page_cost=1.1', ...(extra.dialectOptions ?? {}),
     };
-  } else if (dialect === 'mysql') {
-    options.dialectOptions = { connectTimeout: 5_000, charset: 'utf8mb4', ...(extra.dialectOptions ?? {}) };
+    target = normaliseUrl(url);
   } else {
-    options.dialectOptions = { connectTimeout: 5_000, ...(extra.dialectOptions ?? {}) };
+    const mysql = parseMysqlUrl(url);
+    target = mysql.url;
+    const ssl = driverSsl(dialect, mysql.tls, mysql.host);
+    options.dialectOptions = {
+      connectTimeout: 5_000, ...(dialect === 'mysql' && { charset: 'utf8mb4' }), ...(ssl && { ssl }), ...(extra.dialectOptions ?? {}),
+    };
   }
-  const sequelize = new Sequelize(normaliseUrl(url), options);
+  const sequelize = new Sequelize(target, options);
   timeStatements(sequelize);
   causalReadsOnGalera(sequelize);
   return sequelize;

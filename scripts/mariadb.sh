@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # A throw-away MariaDB server for the test suite: own data dir, loopback port, no systemd.
-#   scripts/mariadb.sh start DIR PORT   → initialises DIR, starts mariadbd, creates user pms/pms, prints its PID
+#   scripts/mariadb.sh start DIR PORT [OPTION…]  → initialises DIR, starts mariadbd (with any further mariadbd
+#                                                 options, e.g. --require-secure-transport=ON), creates user
+#                                                 pms/pms, prints its PID
 #   scripts/mariadb.sh stop DIR         → stops the server whose PID is in DIR/mariadbd.pid
 set -euo pipefail
 
@@ -10,6 +12,7 @@ dir=${2:?data directory}
 case "$cmd" in
   start)
     port=${3:?port}
+    shift 3
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
     if [ ! -d "$dir/data/mysql" ]; then
@@ -19,7 +22,7 @@ case "$cmd" in
     mariadbd --no-defaults --user=root --datadir="$dir/data" --socket="$dir/mariadb.sock" --port="$port" \
       --bind-address=127.0.0.1 --pid-file="$dir/mariadbd.pid" --log-error="$dir/error.log" \
       --character-set-server=utf8mb4 --collation-server=utf8mb4_bin --default-time-zone=+00:00 \
-      --innodb-buffer-pool-size=128M --innodb-flush-log-at-trx-commit=2 --skip-log-bin > /dev/null 2>&1 &
+      --innodb-buffer-pool-size=128M --innodb-flush-log-at-trx-commit=2 --skip-log-bin "$@" > /dev/null 2>&1 &
     echo $! > "$dir/mariadbd.launch.pid"
     for _ in $(seq 1 120); do
       if mariadb --no-defaults --socket="$dir/mariadb.sock" -uroot -e 'SELECT 1' > /dev/null 2>&1; then break; fi

@@ -27,6 +27,8 @@ export interface CertificateKit {
   ca: { cert: string; key: string };
   /** A leaf for `subject` (openssl `-subj` form, e.g. `/C=NL/O=Org/CN=app`) on a new key, or on `key` if given. */
   leaf(subject: string, o?: { keyType?: KeyType; key?: string; days?: number }): TestLeaf;
+  /** A TLS server's leaf on a new EC key, for the names in `subjectAltName` (openssl's form: `DNS:db.test, IP:127.0.0.1`). */
+  server(subjectAltName: string): TestLeaf;
   /** A leaf with chosen validity (openssl `YYYYMMDDHHMMSSZ` dates), e.g. an expired one. */
   dated(subject: string, start: string, end: string): TestLeaf;
   /** An expired leaf (valid 2020-01-01 to 2020-01-02). */
@@ -77,6 +79,17 @@ export function certificateKit(): CertificateKit {
       openssl('req', '-new', '-key', file(`${name}.key`), '-subj', subject, '-multivalue-rdn', '-utf8', '-out', file(`${name}.csr`));
       openssl('x509', '-req', '-in', file(`${name}.csr`), '-CA', file('ca.pem'), '-CAkey', file('ca.key'),
         '-set_serial', String(1000 + n * 7919 + Math.floor(Math.random() * 1e6)), '-days', String(o.days ?? 30), '-out', file(`${name}.pem`));
+      const cert = read(`${name}.pem`);
+      return { cert, key, chain: cert + ca.cert, subject };
+    },
+    server(subjectAltName) {
+      const name = fresh('server');
+      const key = keyFile(name, {});
+      const subject = '/CN=test server';
+      writeFileSync(file(`${name}.cnf`), `subjectAltName = ${subjectAltName}\nextendedKeyUsage = serverAuth\n`);
+      openssl('req', '-new', '-key', file(`${name}.key`), '-subj', subject, '-out', file(`${name}.csr`));
+      openssl('x509', '-req', '-in', file(`${name}.csr`), '-CA', file('ca.pem'), '-CAkey', file('ca.key'),
+        '-set_serial', String(1000 + n * 7919 + Math.floor(Math.random() * 1e6)), '-days', '30', '-extfile', file(`${name}.cnf`), '-out', file(`${name}.pem`));
       const cert = read(`${name}.pem`);
       return { cert, key, chain: cert + ca.cert, subject };
     },
