@@ -35,8 +35,8 @@ export const getUserLockout: Handler = withPrecheck(async (ctx) => {
 }, managed);
 
 /**
- * Clearing is an UPDATED of the User (the specification's audit actions have no action of its own), its change
- * recorded as a change of any field is: `{lockout: {old, new}}`, the count and the lock as they were and as they are.
+ * Clearing is an UPDATED of the User: the specification's audit actions have none of its own. The change is recorded
+ * as any field's is, `{lockout: {old, new}}`: the count and the lock as they were and as they are now.
  */
 export const deleteUserLockout: Handler = withPrecheck(async (ctx) => {
   const user = await managed(ctx);

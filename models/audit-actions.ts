@@ -1,4 +1,7 @@
-/** The audit actions of the specification (§6) and docs/contract.md §8, exactly and in their order, and the kinds of resource an entry names (docs/contract.md §8). */
+/**
+ * The audit actions of the specification (§6) and docs/contract.md §8, exactly and in their order: a client generated
+ * from the specification reads every entry. Then the kinds of resource an entry names (docs/contract.md §8).
+ */
 export const AUDIT_ACTIONS = [
   'CREATED', 'UPDATED', 'DELETED', 'BROWSED', 'TOPIC_BROWSED', 'APPLICATION_ACCESS_REQUESTED', 'APPLICATION_ACCESS_CANCELLED',
   'APPLICATION_ACCESS_APPROVED', 'APPLICATION_ACCESS_DENIED', 'APPLICATION_ACCESS_REVOKED', 'AUTHENTICATION_CONFIGURED',

@@ -1,11 +1,11 @@
 /**
- * A write that collides with a concurrent one fails with a deadlock error and is rolled back whole: an InnoDB or
- * PostgreSQL deadlock victim, or on a MariaDB Galera cluster a transaction that lost certification at COMMIT to a
- * write made through another node (docs/operations.md, "MariaDB Galera"); or it meets the row the other one wrote
- * at a unique index (`requestCollided`). Nothing of it was kept, so a request
- * whose every effect is in that database can simply run again: it reads the rows afresh and either succeeds or
- * answers what the winner's write now makes true (e.g. 409 already decided). After a bounded number of runs, or for
- * a request that reaches outside the database, the collision is answered 409 (server/error-body).
+ * A write that collides with a concurrent one fails and is rolled back whole: an InnoDB or PostgreSQL deadlock
+ * victim, on a MariaDB Galera cluster a transaction that lost certification at COMMIT to a write made through
+ * another node (docs/operations.md, "MariaDB Galera"), or a write that met the other one's row at a unique index
+ * (`requestCollided`). Nothing of it was kept, so a request whose every effect is in that database can simply run
+ * again: it reads the rows afresh and either succeeds or answers what the winner's write now makes true (e.g. 409
+ * already decided). After a bounded number of runs, or for a request that reaches outside the database, the
+ * collision is answered 409 (server/error-body).
  */
 import { UniqueConstraintError } from 'sequelize';
 import { isDeadlock } from '../../models/db-errors';
