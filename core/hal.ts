@@ -12,14 +12,14 @@ export function timestamp(value: unknown): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString().slice(0, 19);
 }
 
-export function commonFields(row: Row): Record<string, unknown> {
-  return {
-    uid: row.uid,
-    created_at: timestamp(row.createdAt),
-    modified_at: timestamp(row.modifiedAt),
-    created_by: row.createdBy ?? null,
-    modified_by: row.modifiedBy ?? null,
-  };
+/** The fields every resource shows (uid, timestamps, authors), written into `out` (a new object unless given). */
+export function commonFields(row: Row, out: Record<string, unknown> = {}): Record<string, unknown> {
+  out.uid = row.uid;
+  out.created_at = timestamp(row.createdAt);
+  out.modified_at = timestamp(row.modifiedAt);
+  out.created_by = row.createdBy ?? null;
+  out.modified_by = row.modifiedBy ?? null;
+  return out;
 }
 
 export const itemHref = (base: string, collection: string, uid: string) => `${base}/${collection}/${uid}`;

@@ -136,14 +136,17 @@ const linkSourcesStatements = new WeakMap<ModelStatic<Model>, Map<string, string
  * each taking the same target uid.
  */
 export function linkSourcesSql(joins: ModelStatic<Model>[]): string {
-  let byNames = linkSourcesStatements.get(joins[0]);
-  if (!byNames) linkSourcesStatements.set(joins[0], (byNames = new Map()));
-  const names = joins.map((m) => m.name).join(',');
+  return builtOnce(linkSourcesStatements, joins, () => joins
+    .map((m) => `SELECT ${columnOf(m, 'sourceUid')} AS g FROM ${tableOf(m)} WHERE ${columnOf(m, 'targetUid')} = ?`).join(' UNION '));
+}
+
+/** A statement's text over a list of models, built on first use: cached per first model, then per the list's names. */
+function builtOnce(cache: WeakMap<ModelStatic<Model>, Map<string, string>>, models: ModelStatic<Model>[], build: () => string): string {
+  let byNames = cache.get(models[0]);
+  if (!byNames) cache.set(models[0], (byNames = new Map()));
+  const names = models.map((m) => m.name).join(',');
   let sql = byNames.get(names);
-  if (!sql) {
-    sql = joins.map((m) => `SELECT ${columnOf(m, 'sourceUid')} AS g FROM ${tableOf(m)} WHERE ${columnOf(m, 'targetUid')} = ?`).join(' UNION ');
-    byNames.set(names, sql);
-  }
+  if (!sql) byNames.set(names, (sql = build()));
   return sql;
 }
 
@@ -155,17 +158,9 @@ const ownedStatements = new WeakMap<ModelStatic<Model>, Map<string, string>>();
  * model's place in `models`: one statement for every kind a visibility rule asks about.
  */
 export function ownedSql(models: ModelStatic<Model>[]): string {
-  let byNames = ownedStatements.get(models[0]);
-  if (!byNames) ownedStatements.set(models[0], (byNames = new Map()));
-  const names = models.map((m) => m.name).join(',');
-  let sql = byNames.get(names);
-  if (!sql) {
-    const q = (name: string) => models[0].sequelize!.getQueryInterface().quoteIdentifier(name);
-    sql = models.map((m, k) => `SELECT ${k} AS ${q('k')}, ${columnOf(m, 'uid')} AS ${q('u')} FROM ${tableOf(m)}`
-      + ` WHERE ${columnOf(m, 'tenantUid')} = ? AND ${columnOf(m, 'ownersUid')} IN (?)`).join(' UNION ALL ');
-    byNames.set(names, sql);
-  }
-  return sql;
+  const q = (name: string) => models[0].sequelize!.getQueryInterface().quoteIdentifier(name);
+  return builtOnce(ownedStatements, models, () => models.map((m, k) => `SELECT ${k} AS ${q('k')}, ${columnOf(m, 'uid')} AS ${q('u')} FROM ${tableOf(m)}`
+    + ` WHERE ${columnOf(m, 'tenantUid')} = ? AND ${columnOf(m, 'ownersUid')} IN (?)`).join(' UNION ALL '));
 }
 
 /**

@@ -7,15 +7,20 @@ import { pageInfo, pagingLinks, type PageRequest } from './paging';
 import { attributeOf, type Resource } from './resource';
 import { loadRelated, type Related } from './store';
 
-/** Field values as the wire shows them (write-only fields left out). */
-export function wireFields(resource: Resource, row: Row, ctx: RequestContext): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+/** Field values as the wire shows them (write-only fields left out), written into `out` (a new object unless given). */
+export function wireFields(resource: Resource, row: Row, ctx: RequestContext, out: Record<string, unknown> = {}): Record<string, unknown> {
   for (const f of resource.fields) {
     if (f.writeOnly) continue;
     const stored = row.get(attributeOf(f));
     out[f.name] = f.output ? f.output(stored, row) : stored ?? null;
   }
-  return { ...out, ...(resource.computed ? resource.computed(row, ctx) : {}) };
+  if (resource.computed) Object.assign(out, resource.computed(row, ctx));
+  return out;
+}
+
+/** The wire fields and then the common fields (uid, timestamps, authors) of a row, in one object. */
+function fieldsOf(resource: Resource, row: Row, ctx: RequestContext): Record<string, unknown> {
+  return commonFields(row, wireFields(resource, row, ctx));
 }
 
 export function selfHref(resource: Resource, row: Row, ctx: RequestContext): string {
@@ -24,8 +29,9 @@ export function selfHref(resource: Resource, row: Row, ctx: RequestContext): str
 
 /** Scalar fields, uid, common fields and `_links.self`: how a related resource appears in `_embedded`. */
 export function summary(resource: Resource, row: Row, ctx: RequestContext): Record<string, unknown> {
-  const self = selfHref(resource, row, ctx);
-  return { ...wireFields(resource, row, ctx), ...commonFields(row), _links: { self: link(self) } };
+  const body = fieldsOf(resource, row, ctx);
+  body._links = { self: link(selfHref(resource, row, ctx)) };
+  return body;
 }
 
 export interface Rights { edit: boolean; delete: boolean; actions?: Record<string, unknown> }
@@ -51,7 +57,7 @@ export function item(resource: Resource, row: Row, related: Related, rights: Rig
   if (rights.edit) links.edit = link(self);
   if (rights.delete) links.delete = link(self);
   Object.assign(links, resource.links ? resource.links(row, ctx, self, mine) : {}, rights.actions ?? {});
-  const body: Record<string, unknown> = { ...wireFields(resource, row, ctx), ...commonFields(row) };
+  const body = fieldsOf(resource, row, ctx);
   if (Object.keys(embedded).length > 0) body._embedded = embedded;
   body._links = links;
   return body;
