@@ -198,7 +198,9 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     if (operation && deps.config.validateResponses) answering.set(res, operation.operationId);
     const isPublic = Array.isArray(operation?.security) && operation.security.length === 0;
     if (!operation && isPublicPath(path)) throw routeError(method, path);
-    const authenticated = isPublic ? undefined : await options.authenticate(req.headers, itemWanted(operation, relative));
+    // The path's segments, split once: the item read with the caller and the plain path's values come from them.
+    const segments = relative.split('/');
+    const authenticated = isPublic ? undefined : await options.authenticate(req.headers, itemWanted(operation, segments));
     let principal: Principal | undefined;
     let prefetched: Prefetched | undefined;
     if (authenticated) ({ prefetched, ...principal } = authenticated);
@@ -227,7 +229,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
       rawQuery: query, body, contentType: mediaType, prefetched,
     };
     const declaredValues = declaredQuery(operation, query);
-    const reply = await (servePlain(operation, ctx, declaredValues) ?? dispatch({
+    const reply = await (servePlain(operation, ctx, declaredValues, segments) ?? dispatch({
       ...obRequest, query: declaredValues as never, headers: headersForValidation(req, mediaType, body) as never, body,
     }, operation, ctx, refusals));
     if (deps.config.validateResponses) {
@@ -244,12 +246,11 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
    * A request the validator could not refuse (server/plain-parameters): its handler's answer, with the path values
    * read off the path as the library's parse would read them (each segment percent-decoded). Otherwise undefined.
    */
-  function servePlain(operation: Operation, ctx: RequestContext, declaredValues: Record<string, unknown>): Reply | Promise<Reply> | undefined {
+  function servePlain(operation: Operation, ctx: RequestContext, declaredValues: Record<string, unknown>, segments: string[]): Reply | Promise<Reply> | undefined {
     const shape = shapeOf(operation);
     const handler = operationHandlers[operation.operationId];
     if (!shape.plain || !handler) return undefined;
     for (const _name in declaredValues) return undefined;
-    const segments = ctx.path.split('/');
     const params: Record<string, string> = {};
     for (const { name, segment } of shape.pathParams) params[name] = decodeURIComponent(segments[segment]);
     if (!shape.plain(params)) return undefined;
@@ -258,10 +259,10 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
   }
 
   /** The row the handler of one item will read (handlers tagged `itemModel`), so authentication reads it alongside. */
-  function itemWanted(operation: Operation | undefined, path: string): ItemWanted | undefined {
+  function itemWanted(operation: Operation | undefined, segments: string[]): ItemWanted | undefined {
     const handler = operation && operationHandlers[operation.operationId];
     if (!handler?.itemModel) return undefined;
-    const uid = uidOf(path.split('/')[shapeOf(operation!).idSegment]);
+    const uid = uidOf(segments[shapeOf(operation!).idSegment]);
     return uid === null ? undefined : { model: handler.itemModel(deps.models), uid, related: handler.itemRelated?.(deps.models) };
   }
 
