@@ -11,11 +11,6 @@ import { parentRow } from '../parent-rows';
 import { groupsOf, hasRole } from '../permissions';
 import { APPLICATION_ADMIN, canEditApplication } from './application';
 
-async function ownedUids(ctx: RequestContext, model: 'Application' | 'Environment', groups: string[]): Promise<string[]> {
-  const rows = await ctx.models[model].findAll({ where: { tenantUid: ctx.principal.tenant.uid, ownersUid: groups }, attributes: ['uid'] });
-  return rows.map((r) => r.uid as string);
-}
-
 /** The row's application, for the app-editor checks. */
 export async function applicationOf(ctx: RequestContext, row: Row): Promise<Row | null> {
   return parentRow(ctx, 'Application', row.applicationUid);
@@ -37,8 +32,10 @@ export function applicationPartPolicy(o: { environmentOwnersSee: boolean }): Pol
       if (hasRole(ctx, APPLICATION_ADMIN)) return undefined;
       const groups = [...(await groupsOf(ctx))];
       if (groups.length === 0) return { uid: { [Op.in]: [] } };
-      const filters: WhereOptions[] = [{ applicationUid: await ownedUids(ctx, 'Application', groups) }];
-      if (o.environmentOwnersSee) filters.push({ environmentUid: await ownedUids(ctx, 'Environment', groups) });
+      const { Application, Environment, data } = ctx.models;
+      const [applications, environments] = await data.readOwned(o.environmentOwnersSee ? [Application, Environment] : [Application], ctx.principal.tenant.uid, groups, ctx.transaction);
+      const filters: WhereOptions[] = [{ applicationUid: applications }];
+      if (o.environmentOwnersSee) filters.push({ environmentUid: environments });
       return { [Op.or]: filters };
     },
   };
