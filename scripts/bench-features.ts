@@ -106,7 +106,9 @@ export function attribute(profile: Profile, bundle: string, mapText: string): { 
 
 export async function featureCosts(target: { url: string; dataDir: string; models: Models }, api: (origin: string) => Api, log: (text: string) => void): Promise<string> {
   const requests = Number(process.env.BENCH_FEATURE_REQUESTS || 40_000);
-  const profiles = mkdtempSync(path.join(os.tmpdir(), 'pms-bench-profile-'));
+  // BENCH_PROFILE_DIR keeps the profile (and the bundle's map beside it) for a closer look; otherwise it is removed.
+  const kept = process.env.BENCH_PROFILE_DIR;
+  const profiles = kept ?? mkdtempSync(path.join(os.tmpdir(), 'pms-bench-profile-'));
   try {
     log('the API as npm start runs it, one worker, under a CPU profile…');
     const { server, api: client } = await startApi({ databaseUrl: target.url, dataDir: target.dataDir, workers: 1, nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profiles}`] }, api);
@@ -137,6 +139,6 @@ export async function featureCosts(target: { url: string; dataDir: string; model
       '', `GET /api/clusters/{uid}: ${cpuUs.toFixed(0)} µs of the API's CPU per request over ${requests} requests (${errors} errors), WORKERS=1, everything else at npm start's defaults.`,
     ].join('\n');
   } finally {
-    rmSync(profiles, { recursive: true, force: true });
+    if (!kept) rmSync(profiles, { recursive: true, force: true });
   }
 }

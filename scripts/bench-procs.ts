@@ -20,9 +20,9 @@ export function spawnScript(script: string, env: Record<string, string>, stdin: 
   return spawnNode(['--import', 'tsx', path.join(ROOT, script)], env, stdin);
 }
 
-function spawnNode(args: string[], env: Record<string, string>, stdin: 'ignore' | 'pipe'): ChildProcess {
+function spawnNode(args: string[], env: Record<string, string>, stdin: 'ignore' | 'pipe', out: 'ignore' | 'pipe' = 'pipe'): ChildProcess {
   const child = spawn(process.execPath, args, {
-    cwd: ROOT, env: { ...inherited(), ...env }, stdio: [stdin, 'pipe', 'pipe'], detached: true,
+    cwd: ROOT, env: { ...inherited(), ...env }, stdio: [stdin, out, 'pipe'], detached: true,
   });
   running.add(child);
   child.once('exit', () => running.delete(child));
@@ -47,7 +47,7 @@ export function spawnStart(env: Record<string, string>, nodeFlags: string[] = []
   if (!words.includes('node') || assignments.some((a) => a === null)) throw new Error(`package.json scripts.start is not "[NAME=value …] node … <file>": ${scripts.start}`);
   const start = words.slice(assignments.length);
   const startEnv = Object.fromEntries(assignments.map((a) => [a![1], a![2]]));
-  return spawnNode([...start.slice(1, -1), ...nodeFlags, path.join(ROOT, start.at(-1)!)], { ...startEnv, ...env }, 'ignore');
+  return spawnNode([...start.slice(1, -1), ...nodeFlags, path.join(ROOT, start.at(-1)!)], { ...startEnv, ...env }, 'ignore', process.env.BENCH_STDOUT_NULL ? 'ignore' : 'pipe');
 }
 
 /** The last lines a child wrote, for the error that explains why it stopped. */

@@ -7,7 +7,7 @@
 import cluster from 'node:cluster';
 import type { Sequelize } from 'sequelize';
 import { loadConfig, type Config } from '../core/config';
-import { logger } from '../core/logger';
+import { logger, soleWriter } from '../core/logger';
 import { within } from '../core/within';
 import { openDatabase } from '../models/db';
 import { migrate } from '../migrations/migrator';
@@ -74,6 +74,7 @@ async function servePrimary(config: Config, sequelize: Sequelize, databaseUrl: s
   };
 
   if (config.workers === 1) {
+    soleWriter();
     const tracing = config.tracing ? await startTracing() : undefined;
     let first: FirstStart = { created: null, existing: null };
     // The first-start tenant exists before the port opens: a client that sees /api/info can sign in at once.

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { context, type Span } from '@opentelemetry/api';
 import { BaseError } from 'sequelize';
 import { HttpError } from '../../core/errors';
-import { logger, requestLogger } from '../../core/logger';
+import { logger, logRequest } from '../../core/logger';
 import { requestBegan, requestEnded, requestObserved } from './metrics';
 import { endRequestSpan, startRequestSpan, tracingOn } from './tracing';
 
@@ -72,10 +72,10 @@ function ended(this: ServerResponse): void {
   const level = status === 500 ? 'error' : status > 500 || status === 0 ? 'warn' : 'info';
   if (!logger.isLevelEnabled(level)) return;
   const traceId = span ? span.spanContext().traceId : callerTraceId(res.req);
-  requestLogger[level]({
+  logRequest(level, {
     requestId: res[REQUEST_ID], operationId: operation, method, path: pathOf(urlOf(res.req)), status,
-    durationMs: Math.round(seconds * 1e4) / 10, ...(traceId ? { traceId } : {}),
-    ...(res[FAILURE] !== undefined ? { error: summary(res[FAILURE]) } : {}),
+    durationMs: Math.round(seconds * 1e4) / 10, traceId: traceId || undefined,
+    error: res[FAILURE] !== undefined ? summary(res[FAILURE]) : undefined,
   }, status === 0 ? 'request abandoned' : 'request');
 }
 
