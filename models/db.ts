@@ -4,6 +4,7 @@ import { causalReadsOnGalera } from './galera-sessions';
 import { driverSsl, parseMysqlUrl } from './mysql-url';
 import { guardedPg } from './pg-guarded';
 import { timeStatements } from './statement-timing';
+import { leanTransactionStatements } from './pg-transactions';
 
 export type Dialect = 'postgres' | 'mysql' | 'mariadb';
 
@@ -45,6 +46,7 @@ export function openDatabase(url: string, extra: Options = {}): Sequelize {
   }
   const sequelize = new Sequelize(target, options);
   timeStatements(sequelize);
+  if (dialect === 'postgres') leanTransactionStatements(sequelize);
   causalReadsOnGalera(sequelize);
   return sequelize;
 }

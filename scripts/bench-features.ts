@@ -113,13 +113,20 @@ export async function featureCosts(target: { url: string; dataDir: string; model
     log('the API as npm start runs it, one worker, under a CPU profile…');
     const { server, api: client } = await startApi({ databaseUrl: target.url, dataDir: target.dataDir, workers: 1, nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profiles}`] }, api);
     const fixtures = await createFixtures(client, target.models);
-    const load = { url: server.origin, connections: 32, paths: fixtures.clusterUids.map((u) => `/api/clusters/${u}`), headers: await client.headers() };
+    // BENCH_FEATURE_WRITE=1 profiles POST /api/streams (a new stream per request) instead of the item read.
+    const write = process.env.BENCH_FEATURE_WRITE === '1';
+    const headers = await client.headers(write);
+    // Each phase names its new streams apart: the request numbers ({n}) start again in each.
+    const load = (phase: string) => (write
+      ? { url: server.origin, connections: 32, method: 'POST', paths: ['/api/streams'], headers,
+        body: JSON.stringify({ name: `feature-${phase}-${Date.now().toString(36)}-{n}`, keyType: 'String', valueType: 'JSON', owners: fixtures.seed.ownersUid }) }
+      : { url: server.origin, connections: 32, paths: fixtures.clusterUids.map((u) => `/api/clusters/${u}`), headers });
     log('  warming up for 5 s');
-    await loadProcess('warm-up', { ...load, duration: 5 });
+    await loadProcess('warm-up', { ...load('warm'), duration: 5 });
     await settle(server.pid);
     const before = cpuTicks(server.pid);
     log(`  ${requests} requests`);
-    const result = await loadProcess('measured', { ...load, amount: requests });
+    const result = await loadProcess('measured', { ...load('measured'), amount: requests });
     const cpuUs = ((cpuTicks(server.pid) - before) * 10_000) / requests;
     await server.stop();
     const file = readdirSync(profiles).find((f) => f.endsWith('.cpuprofile'));
@@ -136,7 +143,7 @@ export async function featureCosts(target: { url: string; dataDir: string; model
     const errors = Number(result.non2xx) + Number(result.errors);
     return [
       '| feature | µs of CPU per request | share of the request |', '|---|--:|--:|', ...rows,
-      '', `GET /api/clusters/{uid}: ${cpuUs.toFixed(0)} µs of the API's CPU per request over ${requests} requests (${errors} errors), WORKERS=1, everything else at npm start's defaults.`,
+      '', `${write ? 'POST /api/streams' : 'GET /api/clusters/{uid}'}: ${cpuUs.toFixed(0)} µs of the API's CPU per request over ${requests} requests (${errors} errors), WORKERS=1, everything else at npm start's defaults.`,
     ].join('\n');
   } finally {
     if (!kept) rmSync(profiles, { recursive: true, force: true });

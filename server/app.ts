@@ -52,8 +52,10 @@ interface OperationShape {
   bodySchema: (mediaType: string | undefined) => Schema | undefined;
   /** Which segment of the path holds `{id}` (-1: none). */
   idSegment: number;
-  /** Present when a request of this operation may skip the validator (server/plain-parameters). */
+  /** Present when the parameters of a request of this operation may skip the validator (server/plain-parameters). */
   plain?: PlainCheck;
+  /** The operation takes a body, and a JSON one: what the validator's compiled body check reads. */
+  body: 'none' | 'json' | 'other';
   /** Query parameters with listed values, spelled canonically before validation (server/query-enums). */
   queryEnums?: QueryEnum[];
   /** Each path parameter and the segment that holds it, for requests that skip the validator. */
@@ -72,7 +74,8 @@ function shapeOf(operation: Operation): OperationShape {
     bodySchema: (mediaType) => (bodies.has(mediaType ?? 'application/json') ? bodies.get(mediaType ?? 'application/json') : bodies.get('application/json')),
     idSegment: operation.path.split('/').indexOf('{id}'),
     pathParams: operation.path.split('/').flatMap((part, segment) => (/^\{.+\}$/.test(part) ? [{ name: part.slice(1, -1), segment }] : [])),
-    plain: plainCheckOf(params, operation.requestBody !== undefined),
+    plain: plainCheckOf(params),
+    body: operation.requestBody === undefined ? 'none' : bodies.get('application/json') !== undefined ? 'json' : 'other',
     queryEnums: queryEnumsOf(params),
   };
   shapes.set(operation, shape);
@@ -87,10 +90,9 @@ function headersForValidation(req: IncomingMessage, mediaType: string | undefine
   return { ...req.headers, 'content-type': 'application/json' };
 }
 
-export async function createApp(options: AppOptions): Promise<RequestListener> {
-  const { deps } = options;
-  const basePath = deps.config.basePath;
-  const api = new OpenAPIBackend({
+/** The OpenAPI backend that routes and validates /api requests (exported so tests meet the very same validator). */
+export function requestValidatorApi(basePath: string): OpenAPIBackend {
+  return new OpenAPIBackend({
     definition: withLenientPathValues(structuredClone(spec)) as never,
     apiRoot: basePath,
     // The document is validated in CI (`npm run check`), not at every start; quick mode also compiles nothing up
@@ -105,6 +107,12 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     // schema on each error, so a null reference reads as absent (server/validation-errors.ts).
     ajvOpts: { strict: false, allErrors: true, validateSchema: false, verbose: true },
   });
+}
+
+export async function createApp(options: AppOptions): Promise<RequestListener> {
+  const { deps } = options;
+  const basePath = deps.config.basePath;
+  const api = requestValidatorApi(basePath);
   const operationHandlers = handlers as Record<string, CheckedHandler>;
   const withRequest = (c: ObContext, ctx: RequestContext): RequestContext => ({
     ...ctx,
@@ -229,7 +237,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
       rawQuery: query, body, contentType: mediaType, prefetched,
     };
     const declaredValues = declaredQuery(operation, query);
-    const reply = await (servePlain(operation, ctx, declaredValues, segments) ?? dispatch({
+    const reply = await (servePlain(operation, ctx, declaredValues, segments, refusals) ?? dispatch({
       ...obRequest, query: declaredValues as never, headers: headersForValidation(req, mediaType, body) as never, body,
     }, operation, ctx, refusals));
     if (deps.config.validateResponses) {
@@ -246,16 +254,33 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
    * A request the validator could not refuse (server/plain-parameters): its handler's answer, with the path values
    * read off the path as the library's parse would read them (each segment percent-decoded). Otherwise undefined.
    */
-  function servePlain(operation: Operation, ctx: RequestContext, declaredValues: Record<string, unknown>, segments: string[]): Reply | Promise<Reply> | undefined {
+  function servePlain(operation: Operation, ctx: RequestContext, declaredValues: Record<string, unknown>, segments: string[],
+    refusals: ErrorObject[] | undefined): Reply | Promise<Reply> | undefined {
     const shape = shapeOf(operation);
     const handler = operationHandlers[operation.operationId];
     if (!shape.plain || !handler) return undefined;
     for (const _name in declaredValues) return undefined;
+    // A body the validator reads as it arrived: parsed JSON (a missing one takes the whole validator's path).
+    if (shape.body === 'other' || (shape.body === 'json' && typeof ctx.body !== 'object')) return undefined;
     const params: Record<string, string> = {};
     for (const { name, segment } of shape.pathParams) params[name] = decodeURIComponent(segments[segment]);
     if (!shape.plain(params)) return undefined;
     ctx.params = params;
-    return handler(ctx);
+    if (shape.body === 'none') return handler(ctx);
+    return serveCheckedBody(operation, handler, ctx, refusals);
+  }
+
+  /**
+   * A JSON body checked by the validator's own compiled body check for this operation (the first of its request
+   * validators; the second, the parameters', could not refuse): the same Ajv, the same schema, the same errors.
+   */
+  async function serveCheckedBody(operation: Operation, handler: CheckedHandler, ctx: RequestContext, refusals: ErrorObject[] | undefined): Promise<Reply> {
+    const [checkBody] = api.validator.getRequestValidatorsForOperation(operation.operationId);
+    checkBody({ requestBody: ctx.body });
+    const errors = [...(checkBody.errors ?? []), ...(refusals ?? [])];
+    if (errors.length === 0) return handler(ctx);
+    if (handler.precheck) await handler.precheck(ctx);
+    throw toValidationError(errors, { requestBody: ctx.body, query: ctx.rawQuery });
   }
 
   /** The row the handler of one item will read (handlers tagged `itemModel`), so authentication reads it alongside. */

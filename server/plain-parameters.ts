@@ -1,9 +1,11 @@
 /**
- * Requests the OpenAPI validator cannot refuse, told apart cheaply: the operation declares no body, every parameter
- * is a string whose only constraints are lengths, no query or header parameter is required, and (checked per
- * request) no query parameter is given and each path value's length is surely within bounds. For those the
- * adapter skips Ajv and the repeated request parse; a value that might break a bound, a query string, or any other
- * operation goes through the validator as before, so every refusal and its message stay the validator's.
+ * Requests whose parameters the OpenAPI validator cannot refuse, told apart cheaply: every parameter is a string
+ * whose only constraints are lengths, no query or header parameter is required, and (checked per request) no query
+ * parameter is given and each path value's length is surely within bounds. For those the adapter skips the
+ * validator's request parse and parameter check: a request without a body goes straight to its handler, a JSON body
+ * meets the validator's own compiled body check alone (server/app). A value that might break a bound, a query
+ * string, or any other operation goes through the whole validator as before, so every refusal and its message stay
+ * the validator's.
  */
 export interface DeclaredParameter { in?: string; name?: string; required?: boolean; schema?: Record<string, unknown> }
 
@@ -13,8 +15,7 @@ export type PlainCheck = (pathValues: Record<string, unknown>) => boolean;
 const ANNOTATIONS = new Set(['type', 'description', 'example', 'examples', 'title']);
 const LENGTHS = new Set(['minLength', 'maxLength']);
 
-export function plainCheckOf(parameters: (DeclaredParameter | undefined)[], hasBody: boolean): PlainCheck | undefined {
-  if (hasBody) return undefined;
+export function plainCheckOf(parameters: (DeclaredParameter | undefined)[]): PlainCheck | undefined {
   const bounds: { name: string; min: number; max: number }[] = [];
   for (const p of parameters) {
     const schema = p?.schema ?? {};
