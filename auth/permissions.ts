@@ -16,30 +16,35 @@ export const isTenantAdmin = (ctx: RequestContext) => ctx.principal.roles.has(TE
 /** Tenant admins, or holders of any of the roles. */
 export const hasRole = (ctx: RequestContext, ...roles: string[]) => isTenantAdmin(ctx) || roles.some((r) => ctx.principal.roles.has(r));
 
-/** Groups the caller is a member, manager or resource manager of (once per request). */
-export function groupsOf(ctx: RequestContext): Promise<Set<string>> {
+/** The groups the caller's user is linked to, by kind of link, and the unions the checks ask for. */
+interface CallerGroups { any: Set<string>; managed: Set<string>; managedOrResource: Set<string> }
+
+/** One statement, once per request: every group the caller is a member, manager or resource manager of, by link. */
+function callerGroups(ctx: RequestContext): Promise<CallerGroups> {
   const { GroupMember, GroupManager, GroupResourceManager } = ctx.models;
-  return joinedGroups(ctx, 'groups', [GroupMember, GroupManager, GroupResourceManager]);
+  return memo(ctx, 'groups', async () => {
+    const [member, manager, resource] = await ctx.models.data.readLinkSources([GroupMember, GroupManager, GroupResourceManager], ctx.principal.user.uid, ctx.transaction);
+    return { any: new Set([...member, ...manager, ...resource]), managed: new Set(manager), managedOrResource: new Set([...manager, ...resource]) };
+  });
 }
 
-/** The groups linked to the caller's user in any of the `joins` tables, once per request under `key`. */
-function joinedGroups(ctx: RequestContext, key: string, joins: JoinModel[]): Promise<Set<string>> {
-  const userUid = ctx.principal.user.uid;
-  return memo(ctx, key, async () => new Set(await ctx.models.data.readLinkSources(joins, userUid, ctx.transaction)));
+/** Groups the caller is a member, manager or resource manager of. */
+export async function groupsOf(ctx: RequestContext): Promise<Set<string>> {
+  return (await callerGroups(ctx)).any;
 }
 
-/** Groups the caller manages (not resource-manages), once per request. */
-export function managerOf(ctx: RequestContext): Promise<Set<string>> {
-  return joinedGroups(ctx, 'managed', [ctx.models.GroupManager]);
+/** Groups the caller manages (not resource-manages). */
+export async function managerOf(ctx: RequestContext): Promise<Set<string>> {
+  return (await callerGroups(ctx)).managed;
 }
 
 export async function ownsGroup(ctx: RequestContext, groupUid: string | null | undefined): Promise<boolean> {
   return !!groupUid && (await groupsOf(ctx)).has(groupUid);
 }
 
-/** Groups the caller manages or resource-manages (once per request). */
-function managedGroupsOf(ctx: RequestContext): Promise<Set<string>> {
-  return joinedGroups(ctx, 'managedOrResource', [ctx.models.GroupManager, ctx.models.GroupResourceManager]);
+/** Groups the caller manages or resource-manages. */
+async function managedGroupsOf(ctx: RequestContext): Promise<Set<string>> {
+  return (await callerGroups(ctx)).managedOrResource;
 }
 
 /** The tenant setting that narrows "owner" to the owners group's managers and resource managers (docs/contract.md §5.1). */

@@ -41,8 +41,8 @@ export interface DataAccess extends RowWrites {
   readOne<M extends Model>(model: ModelStatic<M>, where: WhereOptions, order?: Order, transaction?: Transaction): Promise<M | null>;
   /** Every row matching `where`, in `order`. */
   readAll<M extends Model>(model: ModelStatic<M>, where: WhereOptions, order: Order, transaction?: Transaction): Promise<M[]>;
-  /** The sources linked to one target in any of these join tables (the groups a user is in), each once. */
-  readLinkSources(joins: ModelStatic<Model>[], targetUid: string, transaction?: Transaction): Promise<string[]>;
+  /** For each of these join tables, the sources it links to one target (the groups a user is in, by link), in one statement. */
+  readLinkSources(joins: ModelStatic<Model>[], targetUid: string, transaction?: Transaction): Promise<string[][]>;
   /** For each of `models` (each with an `ownersUid`), the uids of its rows in the tenant owned by one of `groupUids`. */
   readOwned(models: ModelStatic<Model>[], tenantUid: string, groupUids: string[], transaction?: Transaction): Promise<string[][]>;
   /** The rows of a hand-written SELECT whose `?` take `values` (an array value fills `IN (?)`). */
@@ -129,7 +129,9 @@ export function statementReads(
       return linksFrom(rows, (row) => rowOf(target, Object.fromEntries(columns.map((c) => [c.attribute, row[c.alias]]))));
     },
     async readLinkSources(joins, targetUid, transaction) {
-      return (await select(linkSourcesSql(joins), joins.map(() => targetUid), transaction)).map((r) => r.g as string);
+      const sources: string[][] = joins.map(() => []);
+      for (const row of await select(linkSourcesSql(joins), joins.map(() => targetUid), transaction)) sources[Number(row.k)].push(row.g as string);
+      return sources;
     },
     async readOwned(models, tenantUid, groupUids, transaction) {
       const owned: string[][] = models.map(() => []);

@@ -132,12 +132,12 @@ export function linkedSql(join: ModelStatic<Model>, target: ModelStatic<Model>):
 const linkSourcesStatements = new WeakMap<ModelStatic<Model>, Map<string, string>>();
 
 /**
- * The sources (`g`) linked to the target `?` in any of the `joins` tables, each once; one placeholder per join,
- * each taking the same target uid.
+ * The sources (`g`) linked to the target `?` in each of the `joins` tables, with the join's index (`k`); one
+ * placeholder per join, each taking the same target uid.
  */
 export function linkSourcesSql(joins: ModelStatic<Model>[]): string {
   return builtOnce(linkSourcesStatements, joins, () => joins
-    .map((m) => `SELECT ${columnOf(m, 'sourceUid')} AS g FROM ${tableOf(m)} WHERE ${columnOf(m, 'targetUid')} = ?`).join(' UNION '));
+    .map((m, k) => `SELECT ${k} AS k, ${columnOf(m, 'sourceUid')} AS g FROM ${tableOf(m)} WHERE ${columnOf(m, 'targetUid')} = ?`).join(' UNION ALL '));
 }
 
 /** A statement's text over a list of models, built on first use: cached per first model, then per the list's names. */

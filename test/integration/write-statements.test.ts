@@ -55,9 +55,9 @@ const EXPECTED: Record<string, { postgres: string; mysql: string }> = {
   patchUser:                      { postgres: '5: B1 S1 I1 U1 C1', mysql: '5: B1 S1 I1 U1 C1' },
   deleteUser:                     { postgres: '5: B1 S1 I1 D1 C1', mysql: '5: B1 S1 I1 D1 C1' },
   createApplicationAccessGrant:   { postgres: '23: B1 S17 I3 P1 C1', mysql: '23: B1 S17 I3 P1 C1' },
-  approveApplicationAccessGrant:  { postgres: '10: B1 S6 I1 U1 C1', mysql: '13: B1 S9 I1 U1 C1' },
-  revokeApplicationAccessGrant:   { postgres: '10: B1 S6 I1 U1 C1', mysql: '13: B1 S9 I1 U1 C1' },
-  denyApplicationAccessGrant:     { postgres: '10: B1 S6 I1 U1 C1', mysql: '13: B1 S9 I1 U1 C1' },
+  approveApplicationAccessGrant:  { postgres: '9: B1 S5 I1 U1 C1', mysql: '12: B1 S8 I1 U1 C1' },
+  revokeApplicationAccessGrant:   { postgres: '9: B1 S5 I1 U1 C1', mysql: '12: B1 S8 I1 U1 C1' },
+  denyApplicationAccessGrant:     { postgres: '9: B1 S5 I1 U1 C1', mysql: '12: B1 S8 I1 U1 C1' },
   cancelApplicationAccessGrant:   { postgres: '7: B1 S3 I1 U1 C1', mysql: '10: B1 S6 I1 U1 C1' },
   replaceGroupAssociation:        { postgres: '11: B1 S6 I1 U1 D1 C1', mysql: '11: B1 S6 I1 U1 D1 C1' },
 };
