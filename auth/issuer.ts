@@ -9,6 +9,7 @@ import { stringProblem } from '../core/input-hygiene';
 import { tokenGranted } from '../core/observe';
 import { createTrustedIssuerKeys, type TrustedIssuerKeys } from './trusted-issuers';
 import { createSignInGate } from './sign-in-guard';
+import { browserRoutes } from './browser-flow';
 
 const DISCOVERY = '/realms/:realm/.well-known/openid-configuration';
 const CERTS = '/realms/:realm/protocol/openid-connect/certs';
@@ -66,6 +67,7 @@ export function issuerRouter(options: Deps & { keys: KeyStore; trustedIssuers?: 
     }
   });
 
+  browserRoutes(router, deps, withRealm);
   router.use(oauthErrors);
   return router;
 }
@@ -73,17 +75,22 @@ export function issuerRouter(options: Deps & { keys: KeyStore; trustedIssuers?: 
 function discoveryDocument(issuer: string) {
   return {
     issuer,
+    authorization_endpoint: `${issuer}/protocol/openid-connect/auth`,
     token_endpoint: `${issuer}/protocol/openid-connect/token`,
     jwks_uri: `${issuer}/protocol/openid-connect/certs`,
     grant_types_supported: Object.keys(grants),
-    response_types_supported: ['token'],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    code_challenge_methods_supported: ['S256'],
+    prompt_values_supported: ['none', 'login'],
+    authorization_response_iss_parameter_supported: true,
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     // private_key_jwt: a trusted issuer's assertion authenticates a federated service account (RFC 7523 §2.2).
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
     token_endpoint_auth_signing_alg_values_supported: ['RS256'],
     scopes_supported: ['openid', 'profile', 'email'],
-    claims_supported: ['iss', 'sub', 'azp', 'preferred_username', 'email', 'given_name', 'family_name', 'name', 'realm_access'],
+    claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'sid', 'at_hash', 'azp', 'preferred_username', 'email', 'given_name', 'family_name', 'name', 'realm_access'],
   };
 }
 

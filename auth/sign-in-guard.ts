@@ -63,6 +63,18 @@ export async function checkSecret(deps: SignInDeps, account: Row | null, stored:
   return decided.accepted;
 }
 
+/**
+ * A person's sign-in with email and password, as the password grant and the browser's sign-in form both do it:
+ * the same lookup, the same single hash, the same lockout count, and null alike for an unknown address, a service
+ * account, a wrong password and a locked account.
+ */
+export async function signInPerson(deps: SignInDeps & { models: Pick<Models, 'User'> }, tenant: Row, username: string, password: string): Promise<Row | null> {
+  const found = await deps.models.User.findOne({ where: { tenantUid: tenant.uid, emailKey: username.trim().toLowerCase() } });
+  // Service accounts authenticate with client credentials, never with a password.
+  const person = found && !found.serviceAccount ? found : null;
+  return (await checkSecret(deps, person, person?.passwordHash as string | null | undefined, password)) ? person : null;
+}
+
 async function countFailure(deps: SignInDeps, account: Row, now: Date): Promise<void> {
   const { lockout } = deps.config;
   const model = deps.models.LoginFailure;

@@ -1,5 +1,7 @@
 /** Runtime configuration read once from the environment (docs/contract.md §1.1). */
 import { availableParallelism } from 'node:os';
+import { parseBrowserClients, parseRedirectUris, type BrowserClientSettings } from './browser-client-settings';
+import { ConfigError } from './config-error';
 
 export interface Config {
   port: number;
@@ -47,6 +49,10 @@ export interface Config {
   signInQueue: number;
   /** How often each process revokes the grants past their `expiresAt`, 60 s; 0 turns its sweep off (`ACCESS_EXPIRY_SWEEP_MS`). */
   accessExpirySweepMs: number;
+  /** The browser clients of the embedded issuer besides its own (`BROWSER_CLIENTS`, `SELF_SERVICE_REDIRECT_URIS`). */
+  browserClients: BrowserClientSettings;
+  /** Keycloak's SSO Session Idle (`SSO_SESSION_IDLE_SECONDS`, 1800) and Max (`SSO_SESSION_MAX_SECONDS`, 36000). */
+  ssoSession: { idleSeconds: number; maxSeconds: number };
 }
 
 /** Keycloak's brute-force detection settings, under its names and with its defaults. */
@@ -71,10 +77,7 @@ export interface TrustedIssuer {
   audience?: string[];
 }
 
-/** A configuration value the service cannot start with; the message names the variable. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 /** Where the embedded PostgreSQL and the key file live unless DATA_DIR says otherwise (relative to the working directory). */
 export const DEFAULT_DATA_DIR = './.data';
@@ -111,7 +114,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     signInQueue: positiveInt(env.SIGN_IN_QUEUE, 'SIGN_IN_QUEUE', 'sign-ins') ?? 64,
     accessExpirySweepMs: env.ACCESS_EXPIRY_SWEEP_MS?.trim() === '0' ? 0 : positiveInt(env.ACCESS_EXPIRY_SWEEP_MS, 'ACCESS_EXPIRY_SWEEP_MS', 'milliseconds (0: off)') ?? 60_000,
+    browserClients: { clients: parseBrowserClients(env.BROWSER_CLIENTS), selfServiceRedirectUris: parseRedirectUris(env.SELF_SERVICE_REDIRECT_URIS) },
+    ssoSession: ssoSession(env),
   };
+}
+
+/** Keycloak's SSO session lifetimes; a maximum shorter than the idle time would end every session early. */
+function ssoSession(env: NodeJS.ProcessEnv): Config['ssoSession'] {
+  const idleSeconds = positiveInt(env.SSO_SESSION_IDLE_SECONDS, 'SSO_SESSION_IDLE_SECONDS', 'seconds') ?? 1800;
+  const maxSeconds = positiveInt(env.SSO_SESSION_MAX_SECONDS, 'SSO_SESSION_MAX_SECONDS', 'seconds') ?? 36_000;
+  if (maxSeconds < idleSeconds) throw new ConfigError(`SSO_SESSION_MAX_SECONDS (${maxSeconds}) must not be below SSO_SESSION_IDLE_SECONDS (${idleSeconds})`);
+  return { idleSeconds, maxSeconds };
 }
 
 /** `DATABASE_POOL_MAX`: the most connections one process's pool opens to the database, for every dialect. */

@@ -20,6 +20,7 @@ import * as m0018 from './0018-login-failures';
 import * as m0019 from './0019-expiring-access';
 import * as m0020 from './0020-environment-successors';
 import * as m0021 from './0021-lockout-clears-as-updates';
+import * as m0022 from './0022-issuer-sessions';
 
 export const migrations = [
   { name: '0001-initial', ...m0001 },
@@ -43,4 +44,5 @@ export const migrations = [
   { name: '0019-expiring-access', ...m0019 },
   { name: '0020-environment-successors', ...m0020 },
   { name: '0021-lockout-clears-as-updates', ...m0021 },
+  { name: '0022-issuer-sessions', ...m0022 },
 ];

@@ -22,6 +22,7 @@ import { defineApplicationCredential, defineApplicationPrincipal } from './appli
 import { defineApplicationDeployment } from './application-deployment';
 import { defineConnectPlugin, defineRankedReference } from './reference-data';
 import { defineLoginFailure } from './login-failure';
+import { defineIssuerState } from './issuer-state';
 
 /**
  * All models of one database connection, and `data`, the reads of their rows: the one place the dialect decides
@@ -64,6 +65,7 @@ export function initModels(sequelize: Sequelize) {
     ServiceFact: defineServiceFact(sequelize),
     AuditEvent: defineAuditEvent(sequelize),
     LoginFailure: defineLoginFailure(sequelize),
+    ...defineIssuerState(sequelize),
   };
   const data: DataAccess = sequelize.getDialect() === 'postgres' ? pgDataAccess(models) : mysqlDataAccess(models);
   return Object.assign(models, { data });

@@ -79,7 +79,7 @@ async function expectServiceAccountToken(res: { status: number; body: Rec }, t: 
 describe('discovery', () => {
   it('lists every grant and the private_key_jwt client authentication', async () => {
     const doc = await (await fetch(`${app.authUrl}/realms/${a.shortName}/.well-known/openid-configuration`)).json() as Rec;
-    expect([...doc.grant_types_supported].sort()).toEqual(['client_credentials', 'password', 'refresh_token']);
+    expect([...doc.grant_types_supported].sort()).toEqual(['authorization_code', 'client_credentials', 'password', 'refresh_token']);
     expect(doc.token_endpoint_auth_methods_supported).toEqual(expect.arrayContaining(['client_secret_basic', 'client_secret_post', 'private_key_jwt']));
   });
 });

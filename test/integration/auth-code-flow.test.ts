@@ -1,0 +1,117 @@
+/**
+ * Browser sign-in at the embedded issuer (docs/contract.md §1.2): a certified relying-party library (openid-client)
+ * runs the authorization code flow with PKCE against the real service and database, the sign-in form posted over
+ * HTTP as a browser posts it. Single sign-on into a second application, refresh-token rotation, `prompt`.
+ * Attacks and bad input: auth-code-attacks.test.ts.
+ */
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { atHash } from '../../auth/tokens';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { FormBrowser, signInThrough } from '../support/browser-form';
+import { call } from '../support/http';
+
+let app: TestApp;
+let t: TestTenant;
+let issuer: string;
+let selfService: client.Configuration;
+let second: client.Configuration;
+const SECOND_REDIRECT = 'http://127.0.0.1:9/second/callback';
+
+const configOf = (clientId: string) => client.discovery(new URL(issuer), clientId, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+const selfRedirect = () => `${app.url}${app.config.basePath}/docs/oauth2-redirect.html`;
+
+/** An authorization URL of `config` with a fresh verifier, state and nonce, and the checks its answer needs. */
+async function start(config: client.Configuration, redirectUri: string, more: Record<string, string> = {}) {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri, scope: 'openid email profile', code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256', state, nonce, ...more,
+  });
+  return { url: url.href, checks: { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce } };
+}
+
+beforeAll(async () => {
+  app = await startTestApp({
+    browserClients: { clients: [{ clientId: 'second-app', redirectUris: [SECOND_REDIRECT], postLogoutRedirectUris: [] }], selfServiceRedirectUris: [] },
+  });
+  t = await createTenant(app, 'codeflow');
+  issuer = `${app.authUrl}/realms/${t.shortName}`;
+  [selfService, second] = await Promise.all([configOf('self-service'), configOf('second-app')]);
+}, 120_000);
+afterAll(async () => app?.stop());
+
+describe('authorization code with PKCE', () => {
+  it('discovery names the endpoints and what they support', () => {
+    const meta = selfService.serverMetadata();
+    expect(meta.authorization_endpoint).toBe(`${issuer}/protocol/openid-connect/auth`);
+    expect(meta.response_types_supported).toEqual(['code']);
+    expect(meta.code_challenge_methods_supported).toEqual(['S256']);
+    expect(meta.grant_types_supported).toContain('authorization_code');
+    expect(meta.claims_supported).toEqual(expect.arrayContaining(['auth_time', 'nonce', 'sid', 'at_hash']));
+  });
+
+  it('signs a person in through the form; the code answers tokens and an ID token the library verifies', async () => {
+    const browser = new FormBrowser(new URL(issuer).origin);
+    const { url, checks } = await start(selfService, selfRedirect());
+    const back = await signInThrough(browser, url, t.admin.email, t.admin.password);
+    expect(back.startsWith(`${selfRedirect()}?`)).toBe(true);
+    expect(new URL(back).searchParams.get('iss')).toBe(issuer);
+
+    const tokens = await client.authorizationCodeGrant(selfService, new URL(back), checks);
+    const claims = tokens.claims()!;
+    expect(claims).toMatchObject({ iss: issuer, sub: t.admin.user.uid, aud: 'self-service', nonce: checks.expectedNonce, email: t.admin.email });
+    expect(typeof claims.auth_time).toBe('number');
+    expect(typeof claims.sid).toBe('string');
+    expect(claims.at_hash).toBe(atHash(tokens.access_token));
+    expect(tokens.refresh_token).toBeTypeOf('string');
+
+    const me = await call(app, 'GET', '/user', { token: tokens.access_token });
+    expect(me.status).toBe(200);
+    expect(me.body.uid).toBe(t.admin.user.uid);
+  });
+
+  it('single sign-on: a second application gets its code without a form; prompt=login asks again', async () => {
+    const browser = new FormBrowser(new URL(issuer).origin);
+    const first = await start(selfService, selfRedirect());
+    const firstTokens = await client.authorizationCodeGrant(selfService, new URL(await signInThrough(browser, first.url, t.admin.email, t.admin.password)), first.checks);
+
+    const other = await start(second, SECOND_REDIRECT);
+    const silent = await browser.get(other.url);
+    expect(silent.status).toBe(302);
+    expect(silent.location!.startsWith(`${SECOND_REDIRECT}?`)).toBe(true);
+    const secondTokens = await client.authorizationCodeGrant(second, new URL(silent.location!), other.checks);
+    expect(secondTokens.claims()!.sid).toBe(firstTokens.claims()!.sid);
+    expect(secondTokens.claims()!.aud).toBe('second-app');
+
+    const again = await start(second, SECOND_REDIRECT, { prompt: 'login' });
+    const form = await browser.get(again.url);
+    expect(form.status).toBe(200);
+    expect(form.html).toContain('<form method="post"');
+  });
+
+  it('prompt=none without a session answers login_required to the client, with its state', async () => {
+    const browser = new FormBrowser(new URL(issuer).origin);
+    const { url, checks } = await start(selfService, selfRedirect(), { prompt: 'none' });
+    const answer = await browser.get(url);
+    expect(answer.status).toBe(302);
+    const back = new URL(answer.location!);
+    expect(back.searchParams.get('error')).toBe('login_required');
+    expect(back.searchParams.get('state')).toBe(checks.expectedState);
+  });
+
+  it('refresh tokens of the code flow rotate; using a spent one revokes the family', async () => {
+    const browser = new FormBrowser(new URL(issuer).origin);
+    const { url, checks } = await start(selfService, selfRedirect());
+    const tokens = await client.authorizationCodeGrant(selfService, new URL(await signInThrough(browser, url, t.admin.email, t.admin.password)), checks);
+    const next = await client.refreshTokenGrant(selfService, tokens.refresh_token!);
+    expect(next.refresh_token).not.toBe(tokens.refresh_token);
+    expect(next.id_token).toBeTypeOf('string');
+    expect((await call(app, 'GET', '/user', { token: next.access_token })).status).toBe(200);
+
+    await expect(client.refreshTokenGrant(selfService, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(client.refreshTokenGrant(selfService, next.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+});
