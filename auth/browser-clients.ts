@@ -20,3 +20,8 @@ export function browserClients(settings: BrowserClientSettings, publicRoot: stri
 export const redirectAllowed = (client: BrowserClient, uri: string): boolean => client.redirectUris.includes(uri);
 export const postLogoutAllowed = (client: BrowserClient, uri: string): boolean => client.postLogoutRedirectUris.includes(uri);
 
+
+/** The ids of every public client of the realm's issuer: `self-service` and the browser clients. */
+export function publicClientIds(settings: BrowserClientSettings): Set<string> {
+  return new Set([SELF_SERVICE, ...settings.clients.map((c) => c.clientId)]);
+}

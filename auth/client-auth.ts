@@ -59,8 +59,10 @@ export function readClientAssertion(authorization: string | undefined, form: Rec
  */
 export async function authenticateClient(
   deps: SignInDeps & { models: Pick<Models, 'User'>; signIns: SignInGate }, tenant: Row, client: ClientCredentials,
+  /** The public clients: `self-service` and the registered browser clients (auth/browser-clients). */
+  publicClients: ReadonlySet<string> = new Set([SELF_SERVICE_CLIENT]),
 ): Promise<AuthenticatedClient> {
-  if (client.clientId === SELF_SERVICE_CLIENT) return { kind: 'public', clientId: client.clientId };
+  if (publicClients.has(client.clientId)) return { kind: 'public', clientId: client.clientId };
   const secret = client.clientSecret;
   if (secret === undefined || secret === '') throw invalidClient('Client secret not provided in request');
   return deps.signIns.run(async () => {

@@ -10,6 +10,7 @@ import { tokenGranted } from '../core/observe';
 import { createTrustedIssuerKeys, type TrustedIssuerKeys } from './trusted-issuers';
 import { createSignInGate } from './sign-in-guard';
 import { browserRoutes } from './browser-flow';
+import { sessionRoutes } from './session-endpoints';
 
 const DISCOVERY = '/realms/:realm/.well-known/openid-configuration';
 const CERTS = '/realms/:realm/protocol/openid-connect/certs';
@@ -68,6 +69,7 @@ export function issuerRouter(options: Deps & { keys: KeyStore; trustedIssuers?: 
   });
 
   browserRoutes(router, deps, withRealm);
+  sessionRoutes(router, deps, withRealm);
   router.use(oauthErrors);
   return router;
 }
@@ -77,6 +79,10 @@ function discoveryDocument(issuer: string) {
     issuer,
     authorization_endpoint: `${issuer}/protocol/openid-connect/auth`,
     token_endpoint: `${issuer}/protocol/openid-connect/token`,
+    userinfo_endpoint: `${issuer}/protocol/openid-connect/userinfo`,
+    end_session_endpoint: `${issuer}/protocol/openid-connect/logout`,
+    revocation_endpoint: `${issuer}/protocol/openid-connect/revoke`,
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     jwks_uri: `${issuer}/protocol/openid-connect/certs`,
     grant_types_supported: Object.keys(grants),
     response_types_supported: ['code'],

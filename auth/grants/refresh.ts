@@ -5,6 +5,7 @@ import type { KeyStore } from '../keys';
 import { invalidGrant } from '../oauth-error';
 import { issuerOf, mintTokens, REFRESH_TOKEN_TTL, type TokenResponse } from '../tokens';
 import { isAlive, refreshExpiry, touchedIdle } from '../sso-session';
+import { publicClientIds } from '../browser-clients';
 import { isTokenRevoked, rotateGrant } from '../../models/issuer-state';
 import type { Row } from '../../models/define';
 import { required, requireClient, type GrantRequest } from './request';
@@ -25,7 +26,7 @@ export type RefreshClaims = JwtPayload & { sub: string; exp: number; azp: string
  */
 export async function refreshTokenGrant({ deps, realm, tenant, form, authorization }: GrantRequest): Promise<TokenResponse> {
   const token = required(form, 'refresh_token');
-  const client = await authenticateClient(deps, tenant, requireClient(readClientCredentials(authorization, form)));
+  const client = await authenticateClient(deps, tenant, requireClient(readClientCredentials(authorization, form)), publicClientIds(deps.config.browserClients));
   const claims = await verifyRefreshToken(deps.keys, issuerOf(deps.authUrl(), realm), token);
   // Keycloak: "Unmatching clients".
   if (claims.azp !== client.clientId) throw invalidGrant('Invalid refresh token: it was issued to another client');

@@ -17,6 +17,7 @@ let issuer: string;
 let selfService: client.Configuration;
 let second: client.Configuration;
 const SECOND_REDIRECT = 'http://127.0.0.1:9/second/callback';
+const SECOND_BYE = 'http://127.0.0.1:9/second/signed-out';
 
 const configOf = (clientId: string) => client.discovery(new URL(issuer), clientId, undefined, client.None(), { execute: [client.allowInsecureRequests] });
 const selfRedirect = () => `${app.url}${app.config.basePath}/docs/oauth2-redirect.html`;
@@ -35,7 +36,7 @@ async function start(config: client.Configuration, redirectUri: string, more: Re
 
 beforeAll(async () => {
   app = await startTestApp({
-    browserClients: { clients: [{ clientId: 'second-app', redirectUris: [SECOND_REDIRECT], postLogoutRedirectUris: [] }], selfServiceRedirectUris: [] },
+    browserClients: { clients: [{ clientId: 'second-app', redirectUris: [SECOND_REDIRECT], postLogoutRedirectUris: [SECOND_BYE] }], selfServiceRedirectUris: [] },
   });
   t = await createTenant(app, 'codeflow');
   issuer = `${app.authUrl}/realms/${t.shortName}`;
@@ -113,5 +114,69 @@ describe('authorization code with PKCE', () => {
 
     await expect(client.refreshTokenGrant(selfService, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
     await expect(client.refreshTokenGrant(selfService, next.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('userinfo answers the standard claims for the access token of a live session', async () => {
+    const browser = new FormBrowser(new URL(issuer).origin);
+    const { url, checks } = await start(selfService, selfRedirect());
+    const tokens = await client.authorizationCodeGrant(selfService, new URL(await signInThrough(browser, url, t.admin.email, t.admin.password)), checks);
+    const info = await client.fetchUserInfo(selfService, tokens.access_token, t.admin.user.uid);
+    expect(info).toMatchObject({ sub: t.admin.user.uid, email: t.admin.email, preferred_username: t.admin.email });
+    const refused = await fetch(`${issuer}/protocol/openid-connect/userinfo`, { headers: { authorization: `Bearer ${tokens.refresh_token}` } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('sign-out (RP-initiated): back to the registered address with state; the session, its tokens and its SSO are gone', async () => {
+    const browser = new FormBrowser(new URL(issuer).origin);
+    const first = await start(second, SECOND_REDIRECT);
+    const tokens = await client.authorizationCodeGrant(second, new URL(await signInThrough(browser, first.url, t.admin.email, t.admin.password)), first.checks);
+    const out = client.buildEndSessionUrl(second, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: SECOND_BYE, state: 'bye-1' });
+    const answer = await browser.get(out.href);
+    expect(answer.status).toBe(302);
+    expect(answer.location).toBe(`${SECOND_BYE}?state=bye-1`);
+
+    await expect(client.refreshTokenGrant(second, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const userinfo = await fetch(`${issuer}/protocol/openid-connect/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(userinfo.status).toBe(401);
+    const again = await start(second, SECOND_REDIRECT);
+    const page = await browser.get(again.url);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('name="password"');
+  });
+
+  it('sign-out to an address the client did not register is refused with a page; without a hint the browser confirms', async () => {
+    const browser = new FormBrowser(new URL(issuer).origin);
+    const first = await start(second, SECOND_REDIRECT);
+    const tokens = await client.authorizationCodeGrant(second, new URL(await signInThrough(browser, first.url, t.admin.email, t.admin.password)), first.checks);
+    const evil = await browser.get(client.buildEndSessionUrl(second, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'https://evil.example/' }).href);
+    expect(evil.status).toBe(400);
+    expect(evil.location).toBeUndefined();
+
+    const confirm = await browser.get(`${issuer}/protocol/openid-connect/logout`);
+    expect(confirm.status).toBe(200);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(confirm.html)![1];
+    const forged = await browser.post(`${issuer}/protocol/openid-connect/logout`, { csrf, confirm: 'yes' }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    expect(forged.status).toBe(403);
+    expect((await client.refreshTokenGrant(second, tokens.refresh_token!)).access_token).toBeTypeOf('string');
+    const done = await browser.post(`${issuer}/protocol/openid-connect/logout`, { csrf, confirm: 'yes' });
+    expect(done.status).toBe(200);
+    expect(done.html).toContain('You are signed out');
+  });
+
+  it('revocation (RFC 7009): a code flow refresh token revokes its family; a password grant refresh token stops working', async () => {
+    const browser = new FormBrowser(new URL(issuer).origin);
+    const { url, checks } = await start(selfService, selfRedirect());
+    const tokens = await client.authorizationCodeGrant(selfService, new URL(await signInThrough(browser, url, t.admin.email, t.admin.password)), checks);
+    const next = await client.refreshTokenGrant(selfService, tokens.refresh_token!);
+    await client.tokenRevocation(selfService, next.refresh_token!);
+    await expect(client.refreshTokenGrant(selfService, next.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    const password = await client.genericGrantRequest(selfService, 'password', { username: t.admin.email, password: t.admin.password });
+    expect((await client.refreshTokenGrant(selfService, password.refresh_token!)).access_token).toBeTypeOf('string');
+    await client.tokenRevocation(selfService, password.refresh_token!);
+    await expect(client.refreshTokenGrant(selfService, password.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    // Not a token of this realm: 200 all the same, and nothing learnt.
+    await client.tokenRevocation(selfService, 'not-a-token');
   });
 });
