@@ -1360,6 +1360,11 @@ export const operations = {
     "path": "/users/{id}/lockout",
     "tag": "Users"
   },
+  "deleteUserSessions": {
+    "method": "delete",
+    "path": "/users/{id}/sessions",
+    "tag": "Users"
+  },
   "getCurrentUser": {
     "method": "get",
     "path": "/user",

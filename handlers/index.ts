@@ -16,6 +16,7 @@ import * as profile from './profile';
 import * as groups from './groups';
 import * as users from './users';
 import * as userLockout from './user-lockout';
+import * as userSessions from './user-sessions';
 import * as environments from './environments';
 import * as schemas from './schemas';
 import * as streamConfigs from './stream-configs';
@@ -49,6 +50,7 @@ const own = {
   ...handlersOf(groups),
   ...handlersOf(users),
   ...handlersOf(userLockout),
+  ...handlersOf(userSessions),
   ...handlersOf(environments),
   ...handlersOf(schemas),
   ...handlersOf(streamConfigs),

@@ -5,6 +5,8 @@
  * the suite, so a future endpoint cannot ship without its audit. Refusals and reads must write nothing, and no
  * secret the walk handled may appear in any entry.
  */
+import { s256 } from '../../auth/pkce';
+import { FormBrowser, signInThrough } from '../support/browser-form';
 import { readFileSync } from 'node:fs';
 import { Op } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,6 +164,14 @@ describe('audit completeness: every mutating operation writes the entries of doc
     // A failed sign-in gives the user a lockout count to clear.
     await tokenRequest(app.authUrl, t.shortName, { grant_type: 'password', client_id: 'self-service', username: 'user@walk.test', password: 'not-the-password' });
     await step('deleteUserLockout', 'DELETE', `/users/${user}/lockout`, {}, () => [e('UPDATED', 'User', user)]);
+    // A browser sign-in gives the user a session to end.
+    const issuer = `${app.authUrl}/realms/${t.shortName}`;
+    const authorize = `${issuer}/protocol/openid-connect/auth?${new URLSearchParams({
+      client_id: 'self-service', redirect_uri: `${app.url}${app.config.basePath}/docs/oauth2-redirect.html`, response_type: 'code',
+      code_challenge: s256('v'.repeat(43)), code_challenge_method: 'S256',
+    })}`;
+    await signInThrough(new FormBrowser(new URL(issuer).origin), authorize, 'user@walk.test', secondPassword);
+    await step('deleteUserSessions', 'DELETE', `/users/${user}/sessions`, {}, () => [e('UPDATED', 'User', user)]);
     const clientSecret = 'walk-client-secret-1';
     secrets.push(clientSecret);
     const robot = (await step('createUser', 'POST', '/users', { body: { clientId: 'walk-robot', clientSecret } }, (res) => [e('CREATED', 'User', res.body.uid)])).body.uid as string;

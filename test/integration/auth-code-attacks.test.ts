@@ -60,7 +60,7 @@ describe('the authorization endpoint: no open redirect', () => {
     ['an unregistered redirect_uri', { redirect_uri: 'https://evil.example/cb' }],
     ['a registered one with more path', { redirect_uri: 'OWN/x' }],
     ['no redirect_uri', { redirect_uri: undefined }],
-  ])('%s: an error page, no Location, nothing posted anywhere', async (_name, over) => {
+  ] as [string, Record<string, string | undefined>][])('%s: an error page, no Location, nothing posted anywhere', async (_name, over) => {
     const own = over.redirect_uri?.startsWith('OWN') ? { redirect_uri: over.redirect_uri.replace('OWN', redirect()) } : {};
     const page = await new FormBrowser(new URL(issuer).origin).get(authorizeUrl({ ...over, ...own }));
     expect(page.status).toBe(400);
@@ -87,7 +87,8 @@ describe('the authorization endpoint: no open redirect', () => {
 describe('codes', () => {
   it('a missing or wrong verifier, another redirect_uri, another client: invalid_grant, and the code still works for its owner', async () => {
     const c = await code();
-    for (const over of [{ code_verifier: '' }, { code_verifier: verifier() }, { redirect_uri: `${redirect()}?x=1` }, { client_id: 'other-app' }]) {
+    const faults: Record<string, string>[] = [{ code_verifier: '' }, { code_verifier: verifier() }, { redirect_uri: `${redirect()}?x=1` }, { client_id: 'other-app' }];
+    for (const over of faults) {
       const refused = await redeem(c, over);
       expect(refused.status, JSON.stringify(over)).toBe(400);
       expect(refused.body.error, JSON.stringify(over)).toBe('invalid_grant');

@@ -7,7 +7,7 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { atHash } from '../../auth/tokens';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import { createTenant, createUser, startTestApp, type TestApp, type TestTenant } from '../support/app';
 import { FormBrowser, signInThrough } from '../support/browser-form';
 import { call } from '../support/http';
 
@@ -178,5 +178,37 @@ describe('authorization code with PKCE', () => {
     await expect(client.refreshTokenGrant(selfService, password.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
     // Not a token of this realm: 200 all the same, and nothing learnt.
     await client.tokenRevocation(selfService, 'not-a-token');
+  });
+});
+
+describe('a tenant admin ends a user\'s sessions', () => {
+  async function signedIn(email: string, password: string) {
+    const browser = new FormBrowser(new URL(issuer).origin);
+    const { url, checks } = await start(selfService, selfRedirect());
+    return client.authorizationCodeGrant(selfService, new URL(await signInThrough(browser, url, email, password)), checks);
+  }
+
+  it('DELETE /users/{id}/sessions: 204, audited as UPDATED of the user, and its refresh tokens stop working', async () => {
+    const person = await createUser(app, t, [], 'signed-in');
+    const tokens = await signedIn(person.email, person.password);
+    const ended = await call(app, 'DELETE', `/users/${person.user.uid}/sessions`, { token: t.admin.token });
+    expect(ended.status).toBe(204);
+    await expect(client.refreshTokenGrant(selfService, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const entries = await app.models.AuditEvent.findAll({ where: { tenantUid: t.tenant.uid, resourceId: person.user.uid, action: 'UPDATED' } });
+    expect(entries.map((e) => (typeof e.details === "string" ? JSON.parse(e.details) : e.details))).toContainEqual({ sessions: { old: 1, new: 0 } });
+    // Nothing left to end: 204 all the same, no second entry.
+    expect((await call(app, 'DELETE', `/users/${person.user.uid}/sessions`, { token: t.admin.token })).status).toBe(204);
+    expect(await app.models.AuditEvent.count({ where: { tenantUid: t.tenant.uid, resourceId: person.user.uid, action: 'UPDATED' } })).toBe(entries.length);
+  });
+
+  it('only a tenant admin (403); another tenant\'s user is 404; a deleted user\'s sessions end with it', async () => {
+    const person = await createUser(app, t, [], 'plain');
+    const tokens = await signedIn(person.email, person.password);
+    expect((await call(app, 'DELETE', `/users/${t.admin.user.uid}/sessions`, { token: person.token })).status).toBe(403);
+    const other = await createTenant(app, 'codeflow-other');
+    expect((await call(app, 'DELETE', `/users/${person.user.uid}/sessions`, { token: other.admin.token })).status).toBe(404);
+    expect((await call(app, 'DELETE', `/users/${person.user.uid}`, { token: t.admin.token })).status).toBe(204);
+    expect(await app.models.IssuerSession.count({ where: { userUid: person.user.uid } })).toBe(0);
+    await expect(client.refreshTokenGrant(selfService, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 });

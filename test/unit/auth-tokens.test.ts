@@ -147,7 +147,7 @@ describe('embedded issuer', () => {
     ['unknown client', { client_id: 'admin-cli' }, 401, { error: 'invalid_client' }],
     ['missing password', { password: '' }, 400, { error: 'invalid_request' }],
     ['missing client', { client_id: '' }, 400, { error: 'invalid_request' }],
-    ['other grant', { grant_type: 'authorization_code' }, 400, { error: 'unsupported_grant_type' }],
+    ['other grant', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code' }, 400, { error: 'unsupported_grant_type' }],
   ])('answers OAuth errors: %s', async (_name, change, status, body) => {
     const res = await postToken({ grant_type: 'password', client_id: 'self-service', username: ada.email, password: 'pa55word!', ...change });
     expect(res.status).toBe(status);
