@@ -2,15 +2,24 @@
  * The per-process expiry sweep (issue 33): every `ACCESS_EXPIRY_SWEEP_MS` this process revokes the Approved grants
  * past their `expiresAt` (models/grant-expiry.ts). The timer only says when to look; the database decides what is
  * revoked, so every worker of every host may sweep at once and each grant is still revoked once. Sweeps never
- * overlap within a process (the next is scheduled when one ends), and `stop` waits for the one running.
+ * overlap within a process (the next is scheduled when one ends), and `stop` waits for the one running. The same
+ * timer removes what the embedded issuer's browser sign-in no longer needs (expired requests and codes, ended
+ * sessions with their refresh-token families; models/issuer-state).
  */
 import type { Models } from '../models';
 import { expireDueGrants } from '../models/grant-expiry';
+import { sweepIssuerState } from '../models/issuer-state';
 import { logger } from '../core/logger';
 
 export interface Sweeper { stop: () => Promise<void> }
 
-export function startExpirySweeper(models: Models, intervalMs: number, sweep: (models: Models) => Promise<string[]> = expireDueGrants): Sweeper {
+async function sweepAll(models: Models): Promise<string[]> {
+  const revoked = await expireDueGrants(models);
+  await sweepIssuerState(models, new Date());
+  return revoked;
+}
+
+export function startExpirySweeper(models: Models, intervalMs: number, sweep: (models: Models) => Promise<string[]> = sweepAll): Sweeper {
   if (intervalMs <= 0) return { stop: async () => undefined };
   let stopped = false;
   let running: Promise<void> | undefined;

@@ -89,6 +89,11 @@ function nameOutsideApi(url: string | undefined): string {
   if (path.endsWith('/protocol/openid-connect/token')) return 'issuerToken';
   if (path.endsWith('/protocol/openid-connect/certs')) return 'issuerCerts';
   if (path.endsWith('/.well-known/openid-configuration')) return 'issuerDiscovery';
+  if (path.endsWith('/protocol/openid-connect/auth')) return 'issuerAuthorize';
+  if (path.endsWith('/login-actions/authenticate')) return 'issuerSignIn';
+  if (path.endsWith('/protocol/openid-connect/userinfo')) return 'issuerUserinfo';
+  if (path.endsWith('/protocol/openid-connect/logout')) return 'issuerLogout';
+  if (path.endsWith('/protocol/openid-connect/revoke')) return 'issuerRevoke';
   return 'unmatched';
 }
 

@@ -142,7 +142,7 @@ describe('/metrics: counts after a known sequence of requests', () => {
   it('no label value is an id, a tenant, an e-mail address or a path; operations are operationIds or fixed names', async () => {
     const { samples, text } = await scrape(metricsUrl());
     expect(samples.length).toBeGreaterThan(50);
-    const known = new Set([...Object.keys(operations), 'metrics', 'unmatched', 'issuerToken', 'issuerCerts', 'issuerDiscovery']);
+    const known = new Set([...Object.keys(operations), 'metrics', 'unmatched', 'issuerToken', 'issuerCerts', 'issuerDiscovery', 'issuerAuthorize', 'issuerSignIn', 'issuerUserinfo', 'issuerLogout', 'issuerRevoke']);
     for (const sample of samples) {
       for (const [label, value] of Object.entries(sample.labels)) {
         const where = `${sample.name}{${label}="${value}"}`;

@@ -19,6 +19,8 @@ import { grantAuditOf } from '../support/audit';
 import { newApplication, requestedGrant } from '../support/fixtures';
 import { hostServerUrls, startHosts, type Hosts } from '../support/hosts';
 import { call, created, type CallResult } from '../support/http';
+import { s256 } from '../../auth/pkce';
+import { FormBrowser, signInForm } from '../support/browser-form';
 
 const onSeveralServers = hostServerUrls().length > 1;
 const AIVEN_TOKEN = 'two-hosts-aiven-token';
@@ -99,6 +101,41 @@ describe('tokens and keys across hosts', () => {
       expect((await call(h.at(i), 'GET', '/user', { token })).status).toBe(200);
       expect((await call(h.at(i), 'GET', '/user', { token: before.token })).status).toBe(200);
     }
+  });
+});
+
+describe('browser sign-in across hosts (no sticky sessions)', () => {
+  it('authorize on one host, sign in on another, redeem on a third; single sign-on and sign-out on any', async () => {
+    const publicOrigin = new URL(h.shared.publicUrl).origin;
+    const onHost = (i: number, url: string) => url.replace(publicOrigin, h.at(i).url);
+    const redirect = `${h.shared.publicUrl}/api/docs/oauth2-redirect.html`;
+    const authorize = (v: string) => `${h.at(0).authUrl}/realms/${t.shortName}/protocol/openid-connect/auth?${new URLSearchParams({
+      client_id: 'self-service', redirect_uri: redirect, response_type: 'code', scope: 'openid', state: 'hosts', code_challenge: s256(v), code_challenge_method: 'S256',
+    })}`;
+    const browser = new FormBrowser(publicOrigin);
+    const v = 'w'.repeat(43);
+    const form = signInForm((await browser.get(authorize(v))).html);
+    const signedIn = await browser.post(onHost(1, form.action), { request: form.request, csrf: form.csrf, username: t.admin.email, password: t.admin.password });
+    expect(signedIn.status, signedIn.html.slice(0, 300)).toBe(303);
+    const code = new URL(signedIn.location!).searchParams.get('code')!;
+    const token = async (i: number, fields: Record<string, string>) => {
+      const res = await fetch(`${h.at(i).authUrl}/realms/${t.shortName}/protocol/openid-connect/token`, { method: 'POST', body: new URLSearchParams({ client_id: 'self-service', ...fields }) });
+      return { status: res.status, body: await res.json() as Record<string, string> };
+    };
+    const tokens = await token(2, { grant_type: 'authorization_code', code, redirect_uri: redirect, code_verifier: v });
+    expect(tokens.status).toBe(200);
+    expect((await call(h.at(0), 'GET', '/user', { token: tokens.body.access_token })).status).toBe(200);
+
+    // Single sign-on through host 2: a code at once, no form.
+    const silent = await browser.get(onHost(2, authorize('x'.repeat(43))));
+    expect(silent.status).toBe(302);
+    expect(new URL(silent.location!).searchParams.get('code')).toBeTruthy();
+
+    const refreshed = await token(0, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token });
+    expect(refreshed.status).toBe(200);
+    const out = await browser.get(`${h.at(1).authUrl}/realms/${t.shortName}/protocol/openid-connect/logout?id_token_hint=${refreshed.body.id_token}`);
+    expect(out.status).toBe(200);
+    expect((await token(2, { grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token })).status).toBe(400);
   });
 });
 
