@@ -2221,11 +2221,12 @@ export interface paths {
          * @description This document rendered for people (Swagger UI, served by the service itself: the page loads nothing from
          *     elsewhere and its validator badge is off). Public, no token needed; `/docs/` answers the same.
          *
-         *     **Try it out** sends real requests from the browser. Authorize either with a token (`bearerAuth`) or with
-         *     `passwordLogin`: a person's e-mail address and password, sent to the token endpoint of the realm the page is
-         *     set to (public client `self-service`, no client secret). The realm is the `realm` query parameter, by default
+         *     **Try it out** sends real requests from the browser. Authorize with a token (`bearerAuth`), with `browserLogin`
+         *     (a popup shows the issuer's sign-in page of the realm the page is set to: authorization code with PKCE, public
+         *     client `self-service`; the popup returns to `/docs/oauth2-redirect.html`), or with `passwordLogin` (e-mail
+         *     address and password sent to that realm's token endpoint). The realm is the `realm` query parameter, by default
          *     the tenant the service creates on its first start (`BOOTSTRAP_TENANT`, `demo` unless set); the page has a
-         *     field to change it. With an external IdP (`AUTH_URL`), the token endpoint is that IdP's.
+         *     field to change it. With an external IdP (`AUTH_URL`), the endpoints are that IdP's.
          */
         get: operations["getReferencePage"];
         put?: never;
@@ -2244,9 +2245,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A script or style sheet of the reference page
+         * A file of the reference page
          * @description The files `/docs` loads: Swagger UI's bundle and style sheet (from the `swagger-ui-dist` package the service
-         *     runs with) and the page's own start script and styles. Public. Any other name answers 404.
+         *     runs with), the page's own start script and styles, and `oauth2-redirect.html` with its script, where the sign-in
+         *     popup returns with its code. Public. Any other name answers 404.
          */
         get: operations["getReferencePageAsset"];
         put?: never;
@@ -15987,7 +15989,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description The tenant (shortName) whose token endpoint the page's password login uses.
+                 * @description The tenant (shortName) whose sign-in endpoints the page's `browserLogin` and `passwordLogin` use.
                  * @example demo
                  */
                 realm?: string;
@@ -16054,6 +16056,12 @@ export interface operations {
                     "text/javascript": string;
                     /** @example .swagger-ui { font-family: sans-serif; } */
                     "text/css": string;
+                    /**
+                     * @example <!doctype html>
+                     *     <html lang="en">
+                     *     <head><title>Signing in</title>
+                     */
+                    "text/html": string;
                 };
             };
             304: components["responses"]["NotModified"];

@@ -2,7 +2,7 @@
  * The reference page (`/api/docs`) in a real browser: Debian's chromium driven by playwright-core
  * (`npm run test:browser`, test/support/chromium.ts). The page must render every tag and operation of the
  * document, run "Try it out" against the service, sign in through the embedded issuer's password flow, and never
- * send a request outside the service.
+ * send a request outside the service. Its sign-in with the authorization code flow (a popup): sign-in.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -128,9 +128,14 @@ describe('reference page in chromium', () => {
 
   it('signs in through the password flow of the realm it is set to, then calls an authenticated operation', async () => {
     await page.locator('.auth-wrapper .btn.authorize').click();
+    // browserLogin is the authorization code flow (sign-in.test.ts); passwordLogin the password grant, tested here.
     const schemes = await page.locator('.dialog-ux .auth-container h4').allInnerTexts();
-    expect(schemes.map((text) => text.split(/\s/)[0]).sort()).toEqual(['bearerAuth', 'passwordLogin']);
-    const login = page.locator('.auth-container', { has: page.locator('h4', { hasText: 'passwordLogin' }) });
+    expect(schemes.map((text) => text.replace(/\s+/g, ' ').trim()).sort()).toEqual([
+      expect.stringMatching(/^bearerAuth \(http, Bearer\)/),
+      'browserLogin (OAuth2, authorizationCode with PKCE)',
+      'passwordLogin (OAuth2, password)',
+    ]);
+    const login = page.locator('.auth-container', { has: page.locator('h4', { hasText: 'passwordLogin (OAuth2, password)' }) });
     await expect.poll(() => login.innerText()).toContain(`/auth/realms/${t.shortName}/protocol/openid-connect/token`);
     await login.locator('#oauth_username').fill(member.email);
     await login.locator('#oauth_password').fill(member.password);

@@ -212,3 +212,24 @@ describe('a tenant admin ends a user\'s sessions', () => {
     await expect(client.refreshTokenGrant(selfService, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 });
+
+describe('with an external identity provider (AUTH_URL)', () => {
+  it("the reference page signs in at that provider's endpoints, read from its discovery; its code flow's token opens the API", async () => {
+    // This service's own issuer stands in for Keycloak: a second service uses it as AUTH_URL, on the same database.
+    const consumer = await startTestApp({ externalAuthUrl: app.authUrl });
+    try {
+      const page = await call(consumer, 'GET', `/docs?realm=${t.shortName}`);
+      expect(page.text).toContain(`data-authorization-url="${issuer}/protocol/openid-connect/auth"`);
+      expect(page.text).toContain(`data-token-url="${issuer}/protocol/openid-connect/token"`);
+
+      const browser = new FormBrowser(new URL(issuer).origin);
+      const { url, checks } = await start(selfService, selfRedirect());
+      const tokens = await client.authorizationCodeGrant(selfService, new URL(await signInThrough(browser, url, t.admin.email, t.admin.password)), checks);
+      const me = await call(consumer, 'GET', '/user', { token: tokens.access_token });
+      expect(me.status, me.text).toBe(200);
+      expect(me.body.uid).toBe(t.admin.user.uid);
+    } finally {
+      await consumer.stop();
+    }
+  });
+});

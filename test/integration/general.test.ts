@@ -2,6 +2,8 @@
  * General endpoints and transport conventions (docs/contract.md §1.3, §1.4, §3.1): the index, /info, the OpenAPI
  * documents, X-Request-Id, HEAD and the tolerated trailing slash.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, startWithTenant, type TestApp, type TestTenant } from '../support/app';
 import { call } from '../support/http';
@@ -117,12 +119,32 @@ describe('reference page', () => {
     expect(res.text).toContain(`value="${t.shortName}"`);
   });
 
-  it("with an external IdP names that IdP's token endpoint and lets the page reach its origin", async () => {
-    const external = await startTestApp({ externalAuthUrl: 'https://kc.example.com/auth' });
+  it("with an external IdP names the endpoints its discovery document names, and lets the page reach its token endpoint", async () => {
+    const idp = createServer((req, res) => {
+      if (req.url !== `/auth/realms/${t.shortName}/.well-known/openid-configuration`) return void res.writeHead(404).end();
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ authorization_endpoint: 'https://login.kc.example/authorize', token_endpoint: 'https://tokens.kc.example/token' }));
+    });
+    await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
+    const external = await startTestApp({ externalAuthUrl: `http://127.0.0.1:${(idp.address() as AddressInfo).port}/auth` });
     try {
       const res = await call(external, 'GET', `/docs?realm=${t.shortName}`);
-      expect(res.text).toContain(`data-token-url="https://kc.example.com/auth/realms/${t.shortName}/protocol/openid-connect/token"`);
-      expect(res.headers.get('content-security-policy')).toContain("connect-src 'self' https://kc.example.com;");
+      expect(res.text).toContain('data-authorization-url="https://login.kc.example/authorize"');
+      expect(res.text).toContain('data-token-url="https://tokens.kc.example/token"');
+      expect(res.headers.get('content-security-policy')).toContain("connect-src 'self' https://tokens.kc.example;");
+    } finally {
+      await external.stop();
+      idp.close();
+    }
+  });
+
+  it("with an external IdP that cannot be asked, Keycloak's layout under AUTH_URL", async () => {
+    const external = await startTestApp({ externalAuthUrl: 'http://127.0.0.1:1/auth' });
+    try {
+      const res = await call(external, 'GET', `/docs?realm=${t.shortName}`);
+      expect(res.text).toContain(`data-token-url="http://127.0.0.1:1/auth/realms/${t.shortName}/protocol/openid-connect/token"`);
+      expect(res.text).toContain(`data-authorization-url="http://127.0.0.1:1/auth/realms/${t.shortName}/protocol/openid-connect/auth"`);
+      expect(res.headers.get('content-security-policy')).toContain("connect-src 'self' http://127.0.0.1:1;");
     } finally {
       await external.stop();
     }
@@ -137,6 +159,8 @@ describe('reference page', () => {
     ['swagger-ui.css', /^text\/css/],
     ['reference-page.js', /^text\/javascript/],
     ['reference-page.css', /^text\/css/],
+    ['oauth2-redirect.html', /^text\/html/],
+    ['oauth2-redirect.js', /^text\/javascript/],
   ])('serves %s publicly, and 304 for a current copy', async (file, type) => {
     const res = await call(app, 'GET', `/docs/${file}`);
     expect(res.status).toBe(200);

@@ -39,7 +39,7 @@ describe('page headers', () => {
   it('forbid scripts and frames, allow the one style, and post forms only here and to the client', () => {
     const headers = pageHeaders(['https://app.example']);
     const csp = headers['Content-Security-Policy'];
-    expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src 'self'; form-action 'self' https:\/\/app.example; frame-ancestors 'none'; base-uri 'none'$/);
+    expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src 'self' data:; form-action 'self' https:\/\/app.example; frame-ancestors 'none'; base-uri 'none'$/);
     expect(headers['X-Frame-Options']).toBe('DENY');
     expect(headers['Cache-Control']).toBe('no-store');
   });
