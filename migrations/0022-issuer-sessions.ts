@@ -18,13 +18,14 @@ type Ctx = { context: QueryInterface };
 export async function up({ context: qi }: Ctx): Promise<void> {
   await createTable(qi, 'issuer_sessions', {
     uid: { ...uid(), primaryKey: true },
-    secret_hash: { ...str(64, false), unique: true },
+    secret_hash: str(64, false),
     tenant_uid: ref('tenants', false, 'CASCADE'),
     user_uid: ref('users', false, 'CASCADE'),
     auth_time: timestamp(),
     idle_expires_at: timestamp(),
     max_expires_at: timestamp(),
   });
+  await qi.addIndex('issuer_sessions', ['secret_hash'], { name: 'issuer_sessions_secret_hash_uq', unique: true });
   await qi.addIndex('issuer_sessions', ['user_uid'], { name: 'issuer_sessions_user_ix' });
   await qi.addIndex('issuer_sessions', ['idle_expires_at'], { name: 'issuer_sessions_idle_ix' });
 

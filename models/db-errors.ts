@@ -45,7 +45,7 @@ export function isConnectionLost(err: unknown): boolean {
  */
 export const UNIQUE_INDEX_COLUMNS = [
   'application_id_key', 'plugin_class_key', 'environment_uid', 'short_name_key', 'federated_subject', 'access_type',
-  'version_key', 'short_name', 'email_key', 'client_id', 'name_key', 'open_key', 'identity', 'username', 'type', 'seq',
+  'version_key', 'short_name', 'email_key', 'client_id', 'name_key', 'open_key', 'identity', 'username', 'type', 'seq', 'secret_hash',
 ].sort((a, b) => b.length - a.length);
 
 /**
