@@ -15,6 +15,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as client from 'openid-client';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
@@ -202,6 +203,13 @@ async function expectSignInPage(p: Page): Promise<void> {
   expect(await p.getByLabel('Password').count()).toBe(1);
   await expect.poll(() => focused(p)).toBe('username');
   expect(await violationsOf(p)).toEqual([]);
+  expect(await accessibilityProblems(p)).toEqual([]);
+}
+
+/** What axe-core finds on the page at WCAG 2.1 AA, serious or critical (rule and the elements it names). */
+async function accessibilityProblems(p: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page: p }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 describe('signing in through the browser', () => {
@@ -235,6 +243,7 @@ describe('signing in through the browser', () => {
     await alert.waitFor({ timeout: 10_000 });
     expect((await alert.innerText()).trim()).toBe('Invalid email or password.');
     expect(await ariaOf(popup)).toContain('- alert: Invalid email or password.');
+    expect(await accessibilityProblems(popup)).toEqual([]);
     expect(await popup.getByLabel('Email').inputValue()).toBe(member.email);
     expect(await popup.getByLabel('Password').getAttribute('aria-describedby')).toBe(await alert.getAttribute('id'));
     expect(await popup.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
