@@ -10,7 +10,7 @@ import { parseCookie, stringifySetCookie } from 'cookie';
 import type { Row } from '../models/define';
 import { endSessions, findOpenRequest, findSession, hashOf, takeRequest, type IssuerRequestRow, type IssuerSessionRow } from '../models/issuer-state';
 import { judgeAuthorizationRequest, redirectWith, type AuthorizationRequest, type Parameters } from './authorize-request';
-import { browserClients, type BrowserClient } from './browser-clients';
+import { browserClients } from './browser-clients';
 import type { IssuerDeps } from './grants';
 import { publicRootOf, realmCookiePath } from './issuer-urls';
 import { OAuthError } from './oauth-error';
@@ -33,8 +33,6 @@ const after = (now: Date, seconds: number) => new Date(now.getTime() + seconds *
 /** The realm's tenant, found by the router's realm check. */
 interface Realm { realm: string; tenant: Row }
 const realmOf = (res: Response) => res.locals.auth as Realm;
-
-export interface BrowserContext { deps: IssuerDeps }
 
 export function cookiesOf(req: Request): Record<string, string | undefined> {
   const header = req.headers.cookie;
@@ -196,4 +194,3 @@ export function browserRoutes(router: Router, deps: IssuerDeps, withRealm: expre
   router.post(SIGN_IN, withRealm, form, signIn);
 }
 
-export type { BrowserClient };

@@ -3,22 +3,14 @@
  * admins (docs/contract.md §5.2). The rules are auth/brute-force.ts; the count is `login_failures`.
  */
 import { lockoutView } from '../auth/brute-force';
-import { canManageLockout } from '../auth/policies/user';
 import type { RequestContext } from '../core/context';
-import { ForbiddenError } from '../core/errors';
 import { link, timestamp } from '../core/hal';
 import { clearLoginFailures, findLoginFailure } from '../models/login-failure';
 import { mutate } from './_lib/mutation';
+import { signInManagedUser } from './_lib/sign-in-state';
 import { hal, noContent, withPrecheck, type Handler } from './_lib/reply';
-import { findVisible } from './_lib/store';
-import { userResource } from './users';
 
-/** The user (404, another tenant's too) → a tenant admin (403). */
-async function managed(ctx: RequestContext) {
-  const user = await findVisible(userResource, ctx, ctx.params.id);
-  if (!canManageLockout(ctx, user)) throw new ForbiddenError('Only a tenant admin may see or clear a sign-in lockout');
-  return user;
-}
+const managed = (ctx: RequestContext) => signInManagedUser(ctx, 'Only a tenant admin may see or clear a sign-in lockout');
 
 export const getUserLockout: Handler = withPrecheck(async (ctx) => {
   const user = await managed(ctx);

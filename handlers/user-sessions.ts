@@ -2,20 +2,13 @@
  * `/users/{id}/sessions`: a tenant admin signs a user out of every browser (docs/contract.md §5.2): the embedded
  * issuer's sessions of the user end, and their refresh-token families with them (models/issuer-state).
  */
-import { canManageLockout } from '../auth/policies/user';
 import type { RequestContext } from '../core/context';
-import { ForbiddenError } from '../core/errors';
 import { mutate } from './_lib/mutation';
+import { signInManagedUser } from './_lib/sign-in-state';
 import { noContent, withPrecheck, type Handler } from './_lib/reply';
-import { findVisible } from './_lib/store';
-import { userResource } from './users';
 
-/** The user (404, another tenant's too) → a tenant admin (403): who may clear a lockout may end sessions. */
-async function managed(ctx: RequestContext) {
-  const user = await findVisible(userResource, ctx, ctx.params.id);
-  if (!canManageLockout(ctx, user)) throw new ForbiddenError("Only a tenant admin may end a user's sessions");
-  return user;
-}
+/** Who may clear a lockout may end sessions. */
+const managed = (ctx: RequestContext) => signInManagedUser(ctx, "Only a tenant admin may end a user's sessions");
 
 /** An UPDATED of the User, as the specification's audit actions have none of their own: `{sessions: {old: n, new: 0}}`. */
 export const deleteUserSessions: Handler = withPrecheck(async (ctx) => {

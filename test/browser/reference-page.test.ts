@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { spec as doc } from '../../core/spec';
 import { createUser, startWithTenant, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { launchChromium } from '../support/chromium';
+import { scrollThrough, tryOperation } from '../support/swagger-ui';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -54,28 +55,10 @@ function documentedOperations(): string[] {
   return rows.sort();
 }
 
-/** Lets the page draw what the last step changed (Swagger UI renders on the next frames). */
-const settle = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-
-/**
- * Scrolls from the top to the bottom, as a reader does, calling `visit` at each step. Swagger UI draws a long
- * list of operations only where the window is (a virtual list), so what it renders is read step by step.
- */
-async function scrollThrough(visit: () => Promise<boolean | void>): Promise<void> {
-  for (let top = 0; ; ) {
-    await page.evaluate((y) => window.scrollTo(0, y), top);
-    await settle();
-    if (await visit()) return;
-    const { height, bottom } = await page.evaluate(() => ({ height: window.innerHeight, bottom: window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1 }));
-    if (bottom) return;
-    top += Math.floor(height / 2);
-  }
-}
-
 /** Each item of the operation list (a tag heading or an operation) by its place in the list. */
 async function renderedItems(): Promise<string[]> {
   const items = new Map<number, string>();
-  await scrollThrough(async () => {
+  await scrollThrough(page, async () => {
     const seen = await page.locator('.operations-virtual__item').evaluateAll((els) => els.map((el) => {
       const tag = el.querySelector('h3.opblock-tag')?.getAttribute('data-tag');
       const op = el.querySelector('.opblock');
@@ -92,20 +75,6 @@ async function renderedItems(): Promise<string[]> {
   return [...Array(count).keys()].map((i) => items.get(i) ?? `item ${i} never rendered`);
 }
 
-/** Scrolls to one operation, opens it, presses Try it out and Execute, and answers the server's response as shown. */
-async function tryOperation(tag: string, operationId: string): Promise<{ status: string; body: string }> {
-  const operation = page.locator(`#operations-${tag}-${operationId}`);
-  await scrollThrough(async () => (await operation.count()) > 0);
-  await operation.locator('.opblock-summary-control').click();
-  await operation.locator('.try-out__btn').click();
-  await operation.locator('.btn.execute').click();
-  const response = operation.locator('.live-responses-table .response');
-  await response.waitFor({ timeout: 10_000 });
-  return {
-    status: (await response.locator('.response-col_status').innerText()).trim(),
-    body: await response.locator('.response-col_description').innerText(),
-  };
-}
 
 describe('reference page in chromium', () => {
   it('renders every tag and every operation of the document', async () => {
@@ -121,7 +90,7 @@ describe('reference page in chromium', () => {
   });
 
   it('runs "Try it out" of GET /api/info and shows its 200 answer', async () => {
-    const { status, body } = await tryOperation('General', 'getInfo');
+    const { status, body } = await tryOperation(page, 'General', 'getInfo');
     expect(status).toBe('200');
     expect(body).toContain('"name": "platform-management-service"');
   });
@@ -146,7 +115,7 @@ describe('reference page in chromium', () => {
     expect(await login.innerText()).toContain(member.email);
     await login.locator('.btn-done').click();
 
-    const { status, body } = await tryOperation('Users', 'getCurrentUser');
+    const { status, body } = await tryOperation(page, 'Users', 'getCurrentUser');
     expect(status).toBe('200');
     expect(body).toContain(member.email);
   });

@@ -20,6 +20,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { launchChromium } from '../support/chromium';
+import { tryOperation } from '../support/swagger-ui';
 
 let app: TestApp;
 let t: TestTenant;
@@ -160,32 +161,8 @@ afterAll(async () => {
   await new Promise((resolve) => rp?.server.close(resolve));
 });
 
-const settle = (p: Page) => p.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
-/** Scrolls down until `found` says the operation is drawn (Swagger UI draws a long list only where the window is). */
-async function scrollTo(found: () => Promise<boolean>): Promise<void> {
-  for (let top = 0; ; top += 400) {
-    await page.evaluate((y) => window.scrollTo(0, y), top);
-    await settle(page);
-    if (await found()) return;
-    if (await page.evaluate(() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1)) return;
-  }
-}
 
-/** Opens one operation, presses Try it out and Execute, and answers the server's response as shown. */
-async function tryOperation(tag: string, operationId: string): Promise<{ status: string; body: string }> {
-  const operation = page.locator(`#operations-${tag}-${operationId}`);
-  await scrollTo(async () => (await operation.count()) > 0);
-  await operation.locator('.opblock-summary-control').click();
-  await operation.locator('.try-out__btn').click();
-  await operation.locator('.btn.execute').click();
-  const response = operation.locator('.live-responses-table .response');
-  await response.waitFor({ timeout: 10_000 });
-  return {
-    status: (await response.locator('.response-col_status').innerText()).trim(),
-    body: await response.locator('.response-col_description').innerText(),
-  };
-}
 
 /** The id of the element that has the keyboard's focus. */
 const focused = (p: Page) => p.evaluate(() => document.activeElement?.id ?? '');
@@ -261,7 +238,7 @@ describe('signing in through the browser', () => {
     expect(await code.locator('h6').allInnerTexts()).toContain('Authorized');
     await page.locator('.dialog-ux .btn-done').first().click();
 
-    const { status, body } = await tryOperation('Users', 'getCurrentUser');
+    const { status, body } = await tryOperation(page, 'Users', 'getCurrentUser');
     expect(status).toBe('200');
     expect(body).toContain(member.email);
     expect(complaints).toEqual([]);
