@@ -5,7 +5,7 @@
  */
 import { providerCallStarted } from '../core/observe';
 import { networkReason, TLS_CODES } from './network-errors';
-import { Kafka, type Admin, type DescribeAclResponse, type DescribeConfigResponse, type KafkaConfig } from 'kafkajs';
+import type { Admin, DescribeAclResponse, DescribeConfigResponse, KafkaConfig } from 'kafkajs';
 import { brokerUsesTls, kafkaClientConfig } from './kafka-client-config';
 import { schemaRegistryClient, type SchemaRegistryClient } from './schema-registry';
 import {
@@ -124,6 +124,8 @@ async function runWithAdmin<T>(config: ApacheKafkaConfig, clientConfig: KafkaCon
 }
 
 async function adminSession<T>(config: ApacheKafkaConfig, clientConfig: KafkaConfig, timeoutMs: number, work: (admin: Admin) => Promise<T>): Promise<T> {
+  // Loaded on the first Apache Kafka call: most processes never make one, and kafkajs is a large module to hold.
+  const { Kafka } = await import('kafkajs');
   const admin = new Kafka(clientConfig).admin();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {

@@ -3,7 +3,7 @@
  * an overall time bound, optional mutual TLS and a custom CA, and failures sorted the way docs/contract.md §10 answers them
  * (a refusal the caller can act on vs. a provider that cannot be reached or failed).
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { providerCallStarted, type ProviderOutcome } from '../core/observe';
 import { networkReason, TLS_CODES } from './network-errors';
 import { ProviderRejectedError, ProviderUnavailableError } from './types';
@@ -63,11 +63,13 @@ function outcomeOf(err: unknown, status: number | undefined): ProviderOutcome {
 /** The request itself; `answer.status` is set as soon as the provider answers, for the caller to report. */
 async function exchange(url: string, options: HttpOptions, host: string, headers: Record<string, string>, answer: { status?: number }): Promise<HttpReply> {
   const { label, timeoutMs } = options;
-  const dispatcher = options.tls ? tlsAgent(options.tls) : undefined;
+  // Loaded on the first provider call: most processes never make one, and undici is a large module to hold.
+  const undici = await import('undici');
+  const dispatcher = options.tls ? tlsAgent(undici.Agent, options.tls) : undefined;
   try {
     let reply: Dispatcher.ResponseData;
     try {
-      reply = await request(url, {
+      reply = await undici.request(url, {
         method: 'GET',
         headers,
         dispatcher,
@@ -96,8 +98,8 @@ async function exchange(url: string, options: HttpOptions, host: string, headers
   }
 }
 
-function tlsAgent(tls: HttpTls): Agent {
-  return new Agent({
+function tlsAgent(AgentClass: typeof Agent, tls: HttpTls): Agent {
+  return new AgentClass({
     connect: { ca: tls.ca, cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized ?? true },
   });
 }

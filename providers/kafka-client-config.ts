@@ -3,7 +3,7 @@
  * configuration for the brokers and the getJson options for the schema registry. Kept pure so every protocol
  * combination can be checked exactly in a unit test (the mock cluster speaks neither SASL nor TLS).
  */
-import { logLevel, type KafkaConfig, type SASLOptions } from 'kafkajs';
+import type { KafkaConfig, logLevel, SASLOptions } from 'kafkajs';
 import type { ConnectionOptions } from 'node:tls';
 import type { HttpOptions, HttpTls } from './http';
 import type { ApacheKafkaConfig, KafkaBrokerConfig, RegistryConfig } from './types';
@@ -12,6 +12,8 @@ export const KAFKA_CLIENT_ID = 'platform-management-service';
 
 /** Never more than this many connection retries: a wrong address must fail within one request, not after minutes. */
 const MAX_RETRIES = 2;
+/** kafkajs' `logLevel.NOTHING`, named without loading kafkajs (providers/apache-kafka loads it on first use). */
+const LOG_NOTHING = 0 as logLevel;
 
 export function kafkaClientConfig(config: ApacheKafkaConfig, timeoutMs: number): KafkaConfig {
   const { broker } = config;
@@ -26,7 +28,7 @@ export function kafkaClientConfig(config: ApacheKafkaConfig, timeoutMs: number):
     // server must not hide a live second one), with short pauses: the adapter bounds the whole call anyway.
     retry: { retries: Math.min(config.bootstrapServers.length - 1, MAX_RETRIES), initialRetryTime: 100, maxRetryTime: 500 },
     // kafkajs logs connection errors and SASL state; nothing of a request's credentials may reach a log.
-    logLevel: logLevel.NOTHING,
+    logLevel: LOG_NOTHING,
   };
   const ssl = brokerTls(broker);
   if (ssl) out.ssl = ssl;

@@ -9,6 +9,7 @@ import { dialectOf } from '../models/db';
 import { WorkerStartError, reportStartFailure } from '../server/workers';
 import { DataDirInUseError } from './postgres-lock';
 import { PostgresAccessError } from './postgres-user';
+import { readableStack } from '../core/readable-stack';
 
 type ErrorLike = { name?: unknown; code?: unknown; errno?: unknown; port?: unknown; syscall?: unknown; message?: unknown; parent?: unknown; original?: unknown };
 
@@ -31,7 +32,8 @@ export function explainStartError(err: unknown, env: NodeJS.ProcessEnv = process
 /** Ends a failed start: the known cause in one line (from a worker: told to the primary, which says it), exit code 1. */
 export async function failStart(err: unknown): Promise<never> {
   const line = explainStartError(err);
-  if (line === undefined) process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
+  const stack = (err as Error)?.stack;
+  if (line === undefined) process.stderr.write(`${stack === undefined ? String(err) : readableStack(stack)}\n`);
   else if (cluster.isWorker) await reportStartFailure(line);
   else process.stderr.write(`${line}\n`);
   process.exit(1);

@@ -12,6 +12,7 @@ import { HttpError } from '../../core/errors';
 import { logger, logRequest } from '../../core/logger';
 import { requestBegan, requestEnded, requestObserved } from './metrics';
 import { endRequestSpan, startRequestSpan, tracingOn } from './tracing';
+import { readableStack } from '../../core/readable-stack';
 
 const STARTED = Symbol('request started');
 const OPERATION = Symbol('request operation');
@@ -121,6 +122,6 @@ function callerTraceId(req: IncomingMessage | undefined): string | undefined {
  */
 function summary(err: unknown): Record<string, unknown> {
   if (err instanceof BaseError || err instanceof HttpError) return { type: err.name, message: err.message };
-  if (err instanceof Error) return { type: err.name, message: err.message, stack: err.stack };
+  if (err instanceof Error) return { type: err.name, message: err.message, stack: err.stack === undefined ? undefined : readableStack(err.stack) };
   return { type: typeof err };
 }
