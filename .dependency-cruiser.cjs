@@ -2,7 +2,7 @@
  * The layers point one way (docs/architecture.md). Each rule names a layer and what it may import of ours; type-only
  * imports count too, since a type names a module as surely as a value does.
  */
-const ours = '^(client|core|schema-formats|asyncapi|providers|models|migrations|auth|handlers|server|scripts|generated)/';
+const ours = '^(ui|client|core|schema-formats|asyncapi|providers|models|migrations|auth|handlers|server|scripts|generated)/';
 
 /** A rule forbidding `layer` to import anything of ours outside `allowed`. */
 function only(layer, allowed, comment) {
@@ -24,6 +24,7 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    only('ui', ['client'], 'The portal is a browser application over the typed client: it imports nothing of the service.'),
     only('client', [], 'The typed client is published on its own: it carries its generated types and imports nothing of the service.'),
     only('core', [], 'The neutral core: errors, request context types, memo, logger, configuration, secret handling, pure rules.'),
     only('schema-formats', ['core'], 'Schema parsing and compatibility are pure.'),
@@ -40,6 +41,6 @@ module.exports = {
     exclude: { path: '^(node_modules|test|generated/.*\\.json)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.json'] },
   },
 };

@@ -42,6 +42,14 @@ export async function ownsGroup(ctx: RequestContext, groupUid: string | null | u
   return !!groupUid && (await groupsOf(ctx)).has(groupUid);
 }
 
+/**
+ * The groups whose rows the caller may edit as their owner: every group it belongs to, or only those it manages
+ * or resource-manages when the tenant says so (canEditOwned).
+ */
+export async function editorGroupsOf(ctx: RequestContext): Promise<Set<string>> {
+  return onlyResourceManagers(ctx) ? managedGroupsOf(ctx) : groupsOf(ctx);
+}
+
 /** Groups the caller manages or resource-manages. */
 async function managedGroupsOf(ctx: RequestContext): Promise<Set<string>> {
   return (await callerGroups(ctx)).managedOrResource;

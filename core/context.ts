@@ -29,6 +29,8 @@ export interface Deps {
   config: Config;
   /** `{auth_url}`: the embedded issuer's public base (…/auth) or the external IdP's. Known once listening. */
   authUrl: () => string;
+  /** The service's public root (PUBLIC_URL, else http://localhost:<port>). Known once listening. */
+  publicRoot: () => string;
   /** Encryption of secrets at rest (signing keys, principals' private keys). */
   secrets: SecretBox;
   /** The process's state the readiness probe reports. */

@@ -345,6 +345,11 @@ export const operations = {
     "path": "/applications/search/findByOwners",
     "tag": "Applications"
   },
+  "findMyApplications": {
+    "method": "get",
+    "path": "/applications/search/findMine",
+    "tag": "Applications"
+  },
   "getApplication": {
     "method": "get",
     "path": "/applications/{id}",
@@ -1148,6 +1153,16 @@ export const operations = {
   "findStreamsByOwners": {
     "method": "get",
     "path": "/streams/search/findByOwners",
+    "tag": "Streams"
+  },
+  "findStreamsByNameContaining": {
+    "method": "get",
+    "path": "/streams/search/findByNameContaining",
+    "tag": "Streams"
+  },
+  "findMyStreams": {
+    "method": "get",
+    "path": "/streams/search/findMine",
     "tag": "Streams"
   },
   "getStream": {

@@ -1337,6 +1337,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/applications/search/findMine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's applications
+         * @description The applications owned by a group the caller is a member, manager or resource manager of, whatever its roles,
+         *     as a page: the portal's "My applications".
+         */
+        get: operations["findMyApplications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/applications/{id}": {
         parameters: {
             query?: never;
@@ -3999,6 +4020,48 @@ export interface paths {
          * @description Visible streams owned by `owners` (a group reference; unknown → 404), as a page.
          */
         get: operations["findStreamsByOwners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/streams/search/findByNameContaining": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find streams whose name contains a text
+         * @description Visible streams whose name contains `name`, ignoring case (`%`, `_` and `\` are matched as themselves), as a
+         *     page: the portal's catalog search. Sorted by `name` unless `sort` says otherwise.
+         */
+        get: operations["findStreamsByNameContaining"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/streams/search/findMine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's streams
+         * @description The streams owned by a group the caller is a member, manager or resource manager of, whatever its roles (an
+         *     admin's own streams, not every stream it may see), as a page: the portal's "My streams".
+         */
+        get: operations["findMyStreams"];
         put?: never;
         post?: never;
         delete?: never;
@@ -10059,6 +10122,16 @@ export interface operations {
                  */
                 expiringBefore?: string;
                 /**
+                 * @description `true`: only the Pending grants the caller may approve or deny (every one for STREAM_ADMIN and tenant admins, else those on the streams it may edit as their owner): the portal's "waiting for my decision".
+                 * @example true
+                 */
+                awaitingMyDecision?: boolean;
+                /**
+                 * @description `true`: only the grants of applications owned by a group the caller belongs to, whatever its roles: the portal's "my requests".
+                 * @example true
+                 */
+                myApplications?: boolean;
+                /**
                  * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
                  * @example 0
                  */
@@ -13180,6 +13253,51 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    findMyApplications: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
+                 * @example [
+                 *       "created_at,desc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the caller's applications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
         };
     };
@@ -20866,6 +20984,98 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    findStreamsByNameContaining: {
+        parameters: {
+            query: {
+                /** @example pay */
+                name: string;
+                /**
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
+                 * @example [
+                 *       "created_at,desc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching streams. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    findMyStreams: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
+                 * @example [
+                 *       "created_at,desc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the caller's streams. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["StreamCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
         };
     };

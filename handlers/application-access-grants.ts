@@ -1,5 +1,5 @@
 import { Op } from 'sequelize';
-import { grantPolicy } from '../auth/policies/access';
+import { awaitingDecisionWhere, grantPolicy, ofMyApplicationsWhere } from '../auth/policies/access';
 import { primeParentRows } from '../auth/parent-rows';
 import type { Row } from '../models/define';
 import { GRANT_STATUSES } from '../core/rules/grant-state';
@@ -41,6 +41,15 @@ function instantArg(name: string, value: unknown): Date {
   throw new BadRequestError([`${name}: ${parsed.message}`], [{ field: name, message: parsed.message, rejectedValue: value }]);
 }
 
+/** A boolean query flag: `true` or `false` (any case); blank or absent is false. */
+function flagArg(name: string, value: unknown): boolean {
+  if (value === undefined || value === '' || value === false) return false;
+  if (value === true) return true;
+  const text = String(value).trim().toLowerCase();
+  if (text === 'true' || text === 'false') return text === 'true';
+  throw new BadRequestError([`${name}: must be true or false`], [{ field: name, message: 'must be true or false', rejectedValue: value }]);
+}
+
 export const grantResource: Resource<'application_access_grants', 'findByAttributes'> = {
   collection: 'application_access_grants',
   itemRel: 'applicationAccessGrant',
@@ -74,9 +83,13 @@ export const grantResource: Resource<'application_access_grants', 'findByAttribu
         { name: 'accessType' },
         { name: 'statuses', many: true },
         { name: 'expiringBefore' },
+        { name: 'awaitingMyDecision' },
+        { name: 'myApplications' },
       ],
-      where: (a) => ({
+      where: async (a, ctx) => ({
         [Op.and]: [
+          flagArg('awaitingMyDecision', a.awaitingMyDecision) ? await awaitingDecisionWhere(ctx) : {},
+          flagArg('myApplications', a.myApplications) ? await ofMyApplicationsWhere(ctx) : {},
           a.streamId ? { streamUid: (a.streamId as Row).uid } : {},
           a.applicationId ? { applicationUid: (a.applicationId as Row).uid } : {},
           a.environmentId ? { environmentUid: (a.environmentId as Row).uid } : {},

@@ -1,5 +1,6 @@
 import { Op } from 'sequelize';
 import { applicationPolicy, mayAssignApplicationOwners } from '../auth/policies/application';
+import { groupsOf } from '../auth/permissions';
 import { applicationProblems } from '../core/rules/application-rules';
 import { authenticationCount } from '../models/application-auth';
 import { openGrantCount } from '../models/application-access';
@@ -26,7 +27,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
 
 const key = (v: unknown) => String(v).toLowerCase();
 
-export const applicationResource: Resource<'applications', 'findByName' | 'findByShortName' | 'findByApplicationId' | 'findByAttributes' | 'findByOwners'> = {
+export const applicationResource: Resource<'applications', 'findByName' | 'findByShortName' | 'findByApplicationId' | 'findByAttributes' | 'findByOwners' | 'findMine'> = {
   collection: 'applications',
   itemRel: 'application',
   model: (m) => m.Application,
@@ -52,6 +53,7 @@ export const applicationResource: Resource<'applications', 'findByName' | 'findB
     { name: 'findByName', single: true, params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: key(a.name) }) },
     { name: 'findByShortName', single: true, params: [{ name: 'shortName', required: true }], where: (a) => ({ shortNameKey: key(a.shortName) }) },
     { name: 'findByApplicationId', single: true, params: [{ name: 'applicationId', required: true }], where: (a) => ({ applicationIdKey: key(a.applicationId) }) },
+    { name: 'findMine', params: [], where: async (_a, ctx) => ({ ownersUid: [...(await groupsOf(ctx))] }) },
     {
       name: 'findByAttributes',
       params: [{ name: 'name' }, { name: 'shortName' }],

@@ -1,10 +1,12 @@
 import { mayAssignStreamOwners, streamPolicy } from '../auth/policies/stream';
 import type { Row } from '../models/define';
 import { streamProblems } from '../core/rules/stream-rules';
+import { containsPattern } from '../core/rules/name-search';
+import { groupsOf } from '../auth/permissions';
 import { openGrantCount } from '../models/application-access';
 import { inUse } from '../models/blockers';
 import { configsWhere, streamHasPinnedVersions } from '../models/stream-config';
-import type { Transaction } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import type { RequestContext } from '../core/context';
 import { checkOwnersChange } from './_lib/owners';
 import { BadRequestError, UnprocessableError } from '../core/errors';
@@ -38,7 +40,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   await checkOwnersChange(ctx, values, row, mayAssignStreamOwners, 'STREAM_ADMIN');
 }
 
-export const streamResource: Resource<'streams', 'findByName' | 'findByOwners'> = {
+export const streamResource: Resource<'streams', 'findByName' | 'findByOwners' | 'findByNameContaining' | 'findMine'> = {
   collection: 'streams',
   itemRel: 'stream',
   model: (m) => m.Stream,
@@ -64,6 +66,8 @@ export const streamResource: Resource<'streams', 'findByName' | 'findByOwners'> 
   searches: [
     { name: 'findByName', params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: String(a.name).toLowerCase() }) },
     { name: 'findByOwners', params: [{ name: 'owners', required: true, ref: () => groupResource }], where: (a) => ({ ownersUid: (a.owners as Row).uid }) },
+    { name: 'findByNameContaining', params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: { [Op.like]: containsPattern(String(a.name)) } }) },
+    { name: 'findMine', params: [], where: async (_a, ctx) => ({ ownersUid: [...(await groupsOf(ctx))] }) },
   ],
   policy: streamPolicy,
   check,

@@ -33,6 +33,7 @@ import { withLenientPathValues } from './path-values';
 import { normaliseQueryEnums, queryEnumsOf, type QueryEnum } from './query-enums';
 import { nameRequest, observeRequest, requestFailed, type Serve } from './telemetry/requests';
 import { serveMetrics } from './telemetry/metrics-endpoint';
+import { portal } from './portal';
 
 export interface AppOptions {
   deps: Deps;
@@ -326,6 +327,7 @@ export async function createApp(options: AppOptions): Promise<RequestListener> {
     return new NotFoundError(`No endpoint ${method} ${path}`);
   }
 
+  app.use(portal({ authUrl: deps.authUrl, publicRoot: deps.publicRoot, basePath }));
   app.use((req, _res, next) => next(new NotFoundError(`No endpoint ${req.method} ${req.path}`)));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => fail(req, res, err));
   return listener;

@@ -47,10 +47,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const stopMetrics = collectMetrics(sequelize);
   const models = initModels(sequelize);
   let authUrl = config.externalAuthUrl ?? '';
+  let publicRoot = config.publicUrl ?? '';
   const secrets = createSecretBox(config);
   const lifecycle = createLifecycle();
   const health = { stopping: () => lifecycle.stopping, newestMigration: migrations[migrations.length - 1].name };
-  const deps: Deps = { models, config, authUrl: () => authUrl, secrets, health };
+  const deps: Deps = { models, config, authUrl: () => authUrl, publicRoot: () => publicRoot, secrets, health };
   const external = config.externalAuthUrl !== undefined;
   const keys = external ? undefined : createKeyStore(models, secrets);
   const app = await createApp({
@@ -77,7 +78,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     stopMetrics();
   };
   const port = (server.address() as AddressInfo).port;
-  const publicRoot = publicRootOf(config, port);
+  publicRoot = publicRootOf(config, port);
   authUrl = authBase(config, port);
   return {
     url: publicRoot,

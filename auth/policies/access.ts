@@ -12,7 +12,7 @@ import type { Policy } from '../policy';
 import type { Row } from '../../models/define';
 import { memo } from '../../core/request-memo';
 import { availableActions, type Capacities, type Expiry, type GrantAction, type GrantStatus } from '../../core/rules/grant-state';
-import { groupsOf, hasRole } from '../permissions';
+import { editorGroupsOf, groupsOf, hasRole } from '../permissions';
 import { APPLICATION_ADMIN, canEditApplication } from './application';
 import { canEditStream, STREAM_ADMIN } from './stream';
 
@@ -54,6 +54,26 @@ async function accessVisibility(ctx: RequestContext): Promise<WhereOptions | und
     where: { environmentUid: mine.environments }, attributes: ['accessUid'],
   });
   return { [Op.or]: [{ applicationUid: mine.applications }, { streamUid: mine.streams }, { uid: [...new Set(inMyEnvironments.map((g) => g.accessUid as string))] }] };
+}
+
+/**
+ * The pending grants the caller may decide (approve or deny): all of them for STREAM_ADMIN and tenant admins, else
+ * those on the streams it may edit as their owner (docs/contract.md §5.14, "awaiting my decision").
+ */
+export async function awaitingDecisionWhere(ctx: RequestContext): Promise<WhereOptions> {
+  if (hasRole(ctx, STREAM_ADMIN)) return { status: 'Pending' };
+  const groups = [...(await editorGroupsOf(ctx))];
+  if (groups.length === 0) return NOTHING;
+  const [streams] = await ctx.models.data.readOwned([ctx.models.Stream], ctx.principal.tenant.uid, groups, ctx.transaction);
+  return { status: 'Pending', streamUid: streams };
+}
+
+/** The grants of the applications owned by a group of the caller's, whatever its roles ("my requests"). */
+export async function ofMyApplicationsWhere(ctx: RequestContext): Promise<WhereOptions> {
+  const groups = [...(await groupsOf(ctx))];
+  if (groups.length === 0) return NOTHING;
+  const [applications] = await ctx.models.data.readOwned([ctx.models.Application], ctx.principal.tenant.uid, groups, ctx.transaction);
+  return { applicationUid: applications };
 }
 
 /** The caller's standing towards a grant: approver (stream editor) and/or app editor. */

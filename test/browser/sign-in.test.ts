@@ -15,11 +15,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as client from 'openid-client';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
 import { launchChromium } from '../support/chromium';
+import { accessibilityProblems, violationsOf, watchComplaints } from '../support/browser-checks';
 import { tryOperation } from '../support/swagger-ui';
 
 let app: TestApp;
@@ -31,21 +31,7 @@ let page: Page;
 let rp: RelyingParty;
 
 /** Every complaint of the browser, by the URL of the page that made it (script errors, CSP refusals, console errors). */
-const complaints: string[] = [];
-
-/**
- * Records every Content-Security-Policy violation of every document of the context, whatever the page's own policy
- * (an init script runs before the page's scripts, and where the page may run none).
- */
-function recordViolations(): void {
-  const seen: string[] = [];
-  (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-  document.addEventListener('securitypolicyviolation', (event) => {
-    seen.push(`${event.violatedDirective} refused ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
-  });
-}
-
-const violationsOf = (p: Page) => p.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
+let complaints: string[];
 
 /** The tiny second application: login, callback (the code redeemed server-side), logout and the page after it. */
 interface RelyingParty {
@@ -142,12 +128,7 @@ beforeAll(async () => {
   member = await createUser(app, t, [], 'reader');
   browser = await launchChromium();
   context = await browser.newContext();
-  await context.addInitScript(recordViolations);
-  // Context-wide, so the popup's first document is heard from its start.
-  context.on('weberror', (error) => complaints.push(`page error: ${error.error().message}`));
-  context.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') complaints.push(`console ${message.type()} on ${message.page()?.url()}: ${message.text()} (${message.location().url})`);
-  });
+  complaints = await watchComplaints(context);
   page = await context.newPage();
   await page.goto(`${app.api}/docs?realm=${t.shortName}`);
   await page.waitForSelector('.opblock', { timeout: 20_000 }).catch((error: Error) => {
@@ -181,12 +162,6 @@ async function expectSignInPage(p: Page): Promise<void> {
   await expect.poll(() => focused(p)).toBe('username');
   expect(await violationsOf(p)).toEqual([]);
   expect(await accessibilityProblems(p)).toEqual([]);
-}
-
-/** What axe-core finds on the page at WCAG 2.1 AA, serious or critical (rule and the elements it names). */
-async function accessibilityProblems(p: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page: p }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 describe('signing in through the browser', () => {

@@ -69,7 +69,7 @@ const models = { Tenant: byFields(tenants), User: byFields(users), SigningKey: s
 
 let authUrl = '';
 let server: Server;
-const deps: Deps = { models, config, authUrl: () => authUrl, secrets: box, health: { stopping: () => false, newestMigration: '' } };
+const deps: Deps = { models, config, authUrl: () => authUrl, publicRoot: () => 'http://localhost', secrets: box, health: { stopping: () => false, newestMigration: '' } };
 const keys: KeyStore = createKeyStore(models, box);
 /** models/caller's one query, over the same rows. */
 const callerOf = (tenantRows: Rec[], userRows: Rec[]) => async (realm: string, sub: string) => {

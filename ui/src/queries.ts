@@ -1,0 +1,63 @@
+/**
+ * The server state the portal reads, as TanStack Query options: one place names each query's key and call, so a
+ * page that changes something invalidates exactly what it changed.
+ */
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api, read } from './api';
+import type { CatalogSearch } from './components/catalog-search';
+
+export const PAGE_SIZE = 20;
+
+export const currentUserQuery = () => queryOptions({
+  queryKey: ['user'],
+  queryFn: () => read(api.GET('/user')),
+  staleTime: 300_000,
+});
+
+/** Pending requests the caller may decide: the header's count. */
+export const awaitingCountQuery = () => queryOptions({
+  queryKey: ['grants', 'awaiting', 'count'],
+  queryFn: async () => (await read(api.GET('/application_access_grants/search/findByAttributes', {
+    params: { query: { statuses: ['Pending'], awaitingMyDecision: true, size: 1 } },
+  }))).page.totalElements,
+});
+
+export type GrantFilter = 'awaiting' | 'mine';
+
+export const grantsQuery = (filter: GrantFilter, page: number) => queryOptions({
+  queryKey: ['grants', filter, page],
+  queryFn: () => read(api.GET('/application_access_grants/search/findByAttributes', {
+    params: {
+      query: {
+        statuses: ['Pending'], page, size: PAGE_SIZE, sort: ['created_at,desc'],
+        ...(filter === 'awaiting' ? { awaitingMyDecision: true } : { myApplications: true }),
+      },
+    },
+  })),
+  placeholderData: keepPreviousData,
+});
+
+export const myStreamsQuery = (page: number) => queryOptions({
+  queryKey: ['streams', 'mine', page],
+  queryFn: () => read(api.GET('/streams/search/findMine', { params: { query: { page, size: PAGE_SIZE, sort: ['name,asc'] } } })),
+  placeholderData: keepPreviousData,
+});
+
+export const myApplicationsQuery = (page: number) => queryOptions({
+  queryKey: ['applications', 'mine', page],
+  queryFn: () => read(api.GET('/applications/search/findMine', { params: { query: { page, size: PAGE_SIZE, sort: ['name,asc'] } } })),
+  placeholderData: keepPreviousData,
+});
+
+export const streamsQuery = (search: CatalogSearch) => queryOptions({
+  queryKey: ['streams', 'catalog', search],
+  queryFn: () => read(search.q
+    ? api.GET('/streams/search/findByNameContaining', { params: { query: { name: search.q, page: search.page, size: PAGE_SIZE, sort: [search.sort] } } })
+    : api.GET('/streams', { params: { query: { page: search.page, size: PAGE_SIZE, sort: [search.sort] } } })),
+  placeholderData: keepPreviousData,
+});
+
+export const streamQuery = (uid: string) => queryOptions({
+  queryKey: ['streams', 'item', uid],
+  queryFn: () => read(api.GET('/streams/{id}', { params: { path: { id: uid } } })),
+});
