@@ -41,14 +41,8 @@ function instantArg(name: string, value: unknown): Date {
   throw new BadRequestError([`${name}: ${parsed.message}`], [{ field: name, message: parsed.message, rejectedValue: value }]);
 }
 
-/** A boolean query flag: `true` or `false` (any case); blank or absent is false. */
-function flagArg(name: string, value: unknown): boolean {
-  if (value === undefined || value === '' || value === false) return false;
-  if (value === true) return true;
-  const text = String(value).trim().toLowerCase();
-  if (text === 'true' || text === 'false') return text === 'true';
-  throw new BadRequestError([`${name}: must be true or false`], [{ field: name, message: 'must be true or false', rejectedValue: value }]);
-}
+/** A boolean query flag, `true` once the document's validation has coerced it (anything but true or false is its 400). */
+const flagArg = (value: unknown): boolean => value === true || value === 'true';
 
 export const grantResource: Resource<'application_access_grants', 'findByAttributes'> = {
   collection: 'application_access_grants',
@@ -88,8 +82,8 @@ export const grantResource: Resource<'application_access_grants', 'findByAttribu
       ],
       where: async (a, ctx) => ({
         [Op.and]: [
-          flagArg('awaitingMyDecision', a.awaitingMyDecision) ? await awaitingDecisionWhere(ctx) : {},
-          flagArg('myApplications', a.myApplications) ? await ofMyApplicationsWhere(ctx) : {},
+          flagArg(a.awaitingMyDecision) ? await awaitingDecisionWhere(ctx) : {},
+          flagArg(a.myApplications) ? await ofMyApplicationsWhere(ctx) : {},
           a.streamId ? { streamUid: (a.streamId as Row).uid } : {},
           a.applicationId ? { applicationUid: (a.applicationId as Row).uid } : {},
           a.environmentId ? { environmentUid: (a.environmentId as Row).uid } : {},

@@ -2,10 +2,13 @@
  * Builds the portal (ui/) with Vite into the cache beside the service's bundle, unless what it is built from is
  * unchanged since the last build (a stamp of ui/, client/src/ and package-lock.json). Each asset gets a brotli and a
  * gzip copy beside it, which server/portal.ts serves to the browsers that take them. `npm start` runs this before
- * the service starts (prestart); the browser tests run it in their setup.
+ * the service starts (prestart); the tests' setup runs it once before any test starts a service.
+ *
+ * A build is made in a folder of its own and then put in place by renames, so several starts at once (tests, a
+ * rolling restart) never serve or build over a half-written portal: the last build to finish stays.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { projectRoot } from '../core/project-root';
@@ -13,7 +16,8 @@ import { PORTAL_DIR } from '../server/portal';
 
 const INPUTS = ['ui', path.join('client', 'src'), 'package-lock.json'];
 const STAMP = path.join(PORTAL_DIR, '.built-from');
-const COMPRESSED = new Set(['.js', '.css', '.html', '.svg', '.map', '.json']);
+// Source maps only go to a developer's tools: not worth the build's time to compress.
+const COMPRESSED = new Set(['.js', '.css', '.html', '.svg', '.json']);
 
 function filesUnder(relative: string): string[] {
   const full = path.join(projectRoot, relative);
@@ -47,10 +51,34 @@ export async function buildPortal(options: { force?: boolean } = {}): Promise<'b
   const source = portalSourceHash();
   if (!options.force && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === source) return 'unchanged';
   const { build } = await import('vite');
-  await build({ configFile: path.join(projectRoot, 'ui', 'vite.config.ts'), logLevel: 'warn' });
-  compressAssets(path.join(PORTAL_DIR, 'assets'));
-  writeFileSync(STAMP, source);
+  const building = `${PORTAL_DIR}.building-${process.pid}`;
+  try {
+    await build({ configFile: path.join(projectRoot, 'ui', 'vite.config.ts'), logLevel: 'warn', build: { outDir: building } });
+    compressAssets(path.join(building, 'assets'));
+    writeFileSync(path.join(building, path.basename(STAMP)), source);
+    install(building);
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
   return 'built';
+}
+
+/** Puts a finished build in place of the current one; a build another process put there meanwhile may win. */
+function install(building: string): void {
+  const old = `${PORTAL_DIR}.old-${process.pid}`;
+  try {
+    renameSync(PORTAL_DIR, old);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  try {
+    renameSync(building, PORTAL_DIR);
+  } catch (err) {
+    // Another build was put in place between the two renames: it is as new as this one.
+    if (!['ENOTEMPTY', 'EEXIST'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+  } finally {
+    rmSync(old, { recursive: true, force: true });
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(projectRoot, 'scripts', 'build-portal.ts')) {

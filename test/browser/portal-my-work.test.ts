@@ -5,11 +5,12 @@
  * stream in the catalog, and signs out, which ends the issuer session. The applicant sees their own request.
  * Neither page may make the browser complain, and axe-core finds nothing serious on them.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, startTestApp, type TestApp, type TestTenant, type TestUser } from '../support/app';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
 import { accessWorld, type AccessWorld } from '../support/access-world';
-import { accessibilityProblems, watchComplaints } from '../support/browser-checks';
+import { accessibilityProblems } from '../support/browser-checks';
+import { fillSignIn as signIn, personBrowser as newPerson, region } from '../support/portal-browser';
 import { launchChromium } from '../support/chromium';
 import { created } from '../support/http';
 
@@ -31,29 +32,11 @@ afterAll(async () => {
   await app?.stop();
 });
 
-/** One person's browser: its own context (cookies, storage) and what it complained of. */
-async function personBrowser(): Promise<{ context: BrowserContext; page: Page; complaints: string[] }> {
-  const context = await browser.newContext();
-  const complaints = await watchComplaints(context);
-  return { context, page: await context.newPage(), complaints };
-}
-
-/** The issuer's sign-in page, filled with the keyboard only; resolves once the portal shows My work. */
-async function signIn(page: Page, who: TestUser): Promise<void> {
-  await page.waitForURL((url) => url.pathname.endsWith('/protocol/openid-connect/auth'));
-  await page.getByLabel('Email').focus();
-  await page.keyboard.type(who.email);
-  await page.keyboard.press('Tab');
-  await page.keyboard.type(who.password);
-  await page.keyboard.press('Enter');
-  await page.getByRole('heading', { level: 1, name: 'My work' }).waitFor({ timeout: 20_000 });
-}
-
-const section = (page: Page, name: RegExp | string) => page.getByRole('region', { name });
+const section = region;
 
 describe('the portal: sign in, My work, sign out', () => {
   it('signs a stream owner in and shows what waits for their decision, counted in the header', async () => {
-    const { context, page, complaints } = await personBrowser();
+    const { context, page, complaints } = await newPerson(browser);
     await page.goto(`${app.url}/?tenant=${t.shortName}`);
     await signIn(page, w.streamOwner);
     expect(new URL(page.url()).pathname).toBe('/');
@@ -99,7 +82,7 @@ describe('the portal: sign in, My work, sign out', () => {
   });
 
   it('shows an applicant their own pending request, and nothing to decide', async () => {
-    const { context, page, complaints } = await personBrowser();
+    const { context, page, complaints } = await newPerson(browser);
     await page.goto(`${app.url}/?tenant=${t.shortName}`);
     await signIn(page, w.appOwner);
     const pending = section(page, /^My pending requests/);

@@ -14,7 +14,7 @@ function recordViolations(): void {
   const seen: string[] = [];
   (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
   document.addEventListener('securitypolicyviolation', (event) => {
-    seen.push(`${event.violatedDirective} refused ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
+    seen.push(`${event.violatedDirective} refused ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber}:${event.columnNumber}) ${event.sample}`);
   });
 }
 

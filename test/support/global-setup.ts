@@ -1,6 +1,7 @@
 /**
  * Once per test run: a database server (embedded PostgreSQL 16.8, or the server DATABASE_URL names), a fresh
- * database on it, migrated once. Test files get its URL through `inject('databaseUrl')`.
+ * database on it, migrated once. Test files get its URL through `inject('databaseUrl')`. And the portal, built as
+ * `npm start` builds it, so the tests that run `npm start` find it built.
  */
 import type { TestProject } from 'vitest/node';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { startEmbeddedPostgres, type EmbeddedDb } from '../../scripts/embedded-p
 import { openDatabase } from '../../models/db';
 import { migrate } from '../../migrations/migrator';
 import { createRunDatabase } from './run-database';
+import { buildPortal } from '../../scripts/build-portal';
 import { sqlGuard } from './sql-guard';
 
 declare module 'vitest' {
@@ -21,6 +23,8 @@ let dataDir = '';
 let dropRunDatabase: (() => Promise<void>) | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
+  // Before any test runs `npm start`: its prestart then finds the portal built and starts at once.
+  await buildPortal();
   dataDir = mkdtempSync(path.join(tmpdir(), 'pms-test-'));
   let url: string;
   if (process.env.DATABASE_URL) {

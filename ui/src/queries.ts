@@ -43,9 +43,9 @@ export const myStreamsQuery = (page: number) => queryOptions({
   placeholderData: keepPreviousData,
 });
 
-export const myApplicationsQuery = (page: number) => queryOptions({
-  queryKey: ['applications', 'mine', page],
-  queryFn: () => read(api.GET('/applications/search/findMine', { params: { query: { page, size: PAGE_SIZE, sort: ['name,asc'] } } })),
+export const myApplicationsQuery = (page: number, size = PAGE_SIZE) => queryOptions({
+  queryKey: ['applications', 'mine', page, size],
+  queryFn: () => read(api.GET('/applications/search/findMine', { params: { query: { page, size, sort: ['name,asc'] } } })),
   placeholderData: keepPreviousData,
 });
 

@@ -5,8 +5,15 @@ import { Shell } from './components/Shell';
 import { NotFound } from './pages/NotFound';
 import { MyWork } from './pages/MyWork';
 import { StreamsCatalog } from './pages/StreamsCatalog';
-import { StreamPage } from './pages/StreamPage';
+import { StreamPage, STREAM_TABS, type StreamTab } from './pages/StreamPage';
+import { ApplicationPage } from './pages/ApplicationPage';
+import type { SearchSchemaInput } from '@tanstack/react-router';
 import { catalogSearch } from './components/catalog-search';
+
+/** A stream page's tab in its URL (`?tab=environments`), so a link opens the tab it names. */
+function streamSearch(input: { tab?: string } & SearchSchemaInput): { tab?: StreamTab } {
+  return STREAM_TABS.includes(input.tab as StreamTab) ? { tab: input.tab as StreamTab } : {};
+}
 
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({ component: Shell, notFoundComponent: NotFound });
 
@@ -16,9 +23,13 @@ const streamsRoute = createRoute({
   getParentRoute: () => rootRoute, path: 'streams', validateSearch: catalogSearch('name'), component: StreamsCatalog,
 });
 
-const streamRoute = createRoute({ getParentRoute: () => rootRoute, path: 'streams/$uid', component: StreamPage });
+const streamRoute = createRoute({
+  getParentRoute: () => rootRoute, path: 'streams/$uid', validateSearch: streamSearch, component: StreamPage,
+});
 
-const routeTree = rootRoute.addChildren([myWorkRoute, streamsRoute, streamRoute]);
+const applicationRoute = createRoute({ getParentRoute: () => rootRoute, path: 'applications/$uid', component: ApplicationPage });
+
+const routeTree = rootRoute.addChildren([myWorkRoute, streamsRoute, streamRoute, applicationRoute]);
 
 export const router = createRouter({ routeTree, context: { queryClient: undefined! }, defaultPreload: 'intent', scrollRestoration: true });
 

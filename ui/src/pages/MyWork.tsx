@@ -46,7 +46,7 @@ function MyApplications() {
       {q.isPending ? <Loading what="applications" /> : q.isError ? <Failed error={q.error} retry={() => void q.refetch()} />
         : q.data._embedded.applications.length === 0 ? <Empty>No application is owned by a group of yours.</Empty> : (
           <ul className="cards">
-            {q.data._embedded.applications.map((a) => <li key={a.uid}><strong>{a.name}</strong> <span className="meta">{a.shortName}</span></li>)}
+            {q.data._embedded.applications.map((a) => <li key={a.uid}><Link to="/applications/$uid" params={{ uid: a.uid }}>{a.name}</Link> <span className="meta">{a.shortName}</span></li>)}
           </ul>
         )}
       {q.data && <Pager page={q.data.page} label="My applications" onPage={setPage} />}

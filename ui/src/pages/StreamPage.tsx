@@ -1,53 +1,123 @@
-/** One stream: its fields, its schemas, and where it is deployed (a stream config per environment). */
+/**
+ * One stream: its fields and schemas; per environment its config (topic, partitions, retention, pinned versions),
+ * who produces and consumes (the graph), the access requests and a request of one's own; and its audit history.
+ */
+import { lazy, Suspense, useState } from 'react';
+import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
+import { Tab, TabList, TabPanel, Tabs, type Key } from 'react-aria-components';
+import type { Schemas } from '@platform-management-service/client';
 import { api, read } from '../api';
+import { AuditHistory } from '../components/AuditHistory';
+import { GrantList } from '../components/GrantList';
+import { RequestAccess } from '../components/RequestAccess';
 import { Empty, Failed, Loading } from '../components/states';
-import { streamQuery } from '../queries';
-import { useParams } from '@tanstack/react-router';
 import { when } from '../format';
+import { streamQuery } from '../queries';
+
+const StreamGraph = lazy(() => import('../components/StreamGraph').then((m) => ({ default: m.StreamGraph })));
+
+export const STREAM_TABS = ['overview', 'environments', 'history'] as const;
+export type StreamTab = (typeof STREAM_TABS)[number];
 
 export function StreamPage() {
   const { uid } = useParams({ from: '/streams/$uid' });
+  const { tab } = useSearch({ from: '/streams/$uid' });
+  const navigate = useNavigate({ from: '/streams/$uid' });
   const stream = useQuery(streamQuery(uid));
-  const configs = useQuery({
-    queryKey: ['stream_configs', 'byStream', uid],
-    queryFn: () => read(api.GET('/stream_configs/search/findByStream', { params: { query: { stream: uid, size: 100 } } })),
-  });
   if (stream.isPending) return <Loading what="the stream" />;
   if (stream.isError) return <Failed error={stream.error} retry={() => void stream.refetch()} />;
   const s = stream.data;
-  const parts = s._embedded;
+  const select = (key: Key) => void navigate({ search: { tab: key as StreamTab }, replace: true });
   return (
     <>
       <h1>{s.name}</h1>
       {s.description && <p>{s.description}</p>}
-      <dl className="fields">
-        <dt>Owners</dt><dd>{parts?.owners?.name ?? '—'}</dd>
-        <dt>Key</dt><dd>{s.keyType}{parts?.keySchema ? ` (${parts.keySchema.name})` : ''}</dd>
-        <dt>Value</dt><dd>{s.valueType}{parts?.valueSchema ? ` (${parts.valueSchema.name})` : ''}</dd>
-        <dt>Retention policy</dt><dd>{s.retentionPolicy}</dd>
-        <dt>Visibility</dt><dd>{s.visibility}</dd>
-        <dt>Created</dt><dd>{when(s.created_at)} by {s.created_by ?? 'unknown'}</dd>
-      </dl>
-      <section aria-labelledby="configs">
-        <h2 id="configs">Environments</h2>
-        {configs.isPending ? <Loading what="stream configs" /> : configs.isError ? <Failed error={configs.error} retry={() => void configs.refetch()} />
-          : configs.data._embedded.stream_configs.length === 0 ? <Empty>Not deployed in any environment you may see.</Empty> : (
-            <table className="list">
-              <thead><tr><th scope="col">Environment</th><th scope="col">Topic</th><th scope="col">Partitions</th><th scope="col">Retention (ms)</th></tr></thead>
-              <tbody>
-                {configs.data._embedded.stream_configs.map((c) => (
-                  <tr key={c.uid}>
-                    <td>{c._embedded?.environment?.name ?? ''}</td>
-                    <td>{c.topicName ?? ''}</td>
-                    <td>{c.partitions}</td>
-                    <td>{c.retentionTime}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-      </section>
+      <Tabs selectedKey={tab ?? 'overview'} onSelectionChange={select}>
+        <TabList aria-label="Stream" className="tabs">
+          <Tab id="overview">Overview</Tab>
+          <Tab id="environments">Environments</Tab>
+          <Tab id="history">History</Tab>
+        </TabList>
+        <TabPanel id="overview"><Overview stream={s} /></TabPanel>
+        <TabPanel id="environments"><Environments stream={s} /></TabPanel>
+        <TabPanel id="history"><AuditHistory resourceId={s.uid} /></TabPanel>
+      </Tabs>
+    </>
+  );
+}
+
+function Overview({ stream: s }: { stream: Schemas['Stream'] }) {
+  const parts = s._embedded;
+  return (
+    <dl className="fields">
+      <dt>Owners</dt><dd>{parts?.owners?.name ?? '—'}</dd>
+      <dt>Key</dt><dd>{s.keyType}{parts?.keySchema ? `, schema ${parts.keySchema.name}` : ''}</dd>
+      <dt>Value</dt><dd>{s.valueType}{parts?.valueSchema ? `, schema ${parts.valueSchema.name}` : ''}</dd>
+      <dt>Retention policy</dt><dd>{s.retentionPolicy}</dd>
+      <dt>Visibility</dt><dd>{s.visibility}</dd>
+      <dt>Created</dt><dd>{when(s.created_at)} by {s.created_by ?? 'unknown'}</dd>
+      <dt>Changed</dt><dd>{when(s.modified_at)} by {s.modified_by ?? 'unknown'}</dd>
+    </dl>
+  );
+}
+
+function Environments({ stream }: { stream: Schemas['Stream'] }) {
+  const configs = useQuery({
+    queryKey: ['stream_configs', 'byStream', stream.uid],
+    queryFn: () => read(api.GET('/stream_configs/search/findByStream', { params: { query: { stream: stream.uid, size: 100 } } })),
+  });
+  const graph = useQuery({
+    queryKey: ['graph', 'stream', stream.uid],
+    queryFn: () => read(api.GET('/streams/{id}/graph', { params: { path: { id: stream.uid } } })),
+  });
+  if (configs.isPending) return <Loading what="stream configs" />;
+  if (configs.isError) return <Failed error={configs.error} retry={() => void configs.refetch()} />;
+  const list = configs.data._embedded.stream_configs;
+  if (list.length === 0) return <Empty>Not deployed in any environment you may see.</Empty>;
+  return (
+    <>
+      {list.map((c) => {
+        const env = c._embedded?.environment;
+        const envGraph = graph.data?.environments.find((e) => e.environment.uid === env?.uid);
+        return (
+          <section key={c.uid} aria-labelledby={`env-${c.uid}`} className="environment">
+            <h2 id={`env-${c.uid}`}>{env?.name ?? 'Environment'}</h2>
+            <dl className="fields">
+              <dt>Topic</dt><dd>{c.topicName ?? '—'}</dd>
+              <dt>Partitions</dt><dd>{c.partitions}</dd>
+              <dt>Retention</dt><dd>{c.retentionTime} ms</dd>
+              <dt>Pinned key version</dt><dd>{c._embedded?.keySchemaVersion?.version ?? '—'}</dd>
+              <dt>Pinned value version</dt><dd>{c._embedded?.valueSchemaVersion?.version ?? '—'}</dd>
+            </dl>
+            <h3>Producers and consumers</h3>
+            {graph.isPending ? <Loading what="the graph" /> : graph.isError ? <Failed error={graph.error} /> : envGraph
+              ? <Suspense fallback={<Loading what="the graph" />}><StreamGraph stream={stream} graph={envGraph} /></Suspense>
+              : <Empty>Nothing to draw here.</Empty>}
+            {env && <EnvironmentAccess streamUid={stream.uid} environment={env} />}
+          </section>
+        );
+      })}
+    </>
+  );
+}
+
+function EnvironmentAccess({ streamUid, environment }: { streamUid: string; environment: { uid: string; name: string } }) {
+  const [asking, setAsking] = useState(false);
+  const grants = useQuery({
+    queryKey: ['grants', 'stream', streamUid, environment.uid],
+    queryFn: () => read(api.GET('/application_access_grants/search/findByAttributes', {
+      params: { query: { streamId: streamUid, environmentId: environment.uid, statuses: ['Pending', 'Approved'], size: 50, sort: ['created_at,desc'] } },
+    })),
+  });
+  return (
+    <>
+      <h3>Access</h3>
+      {grants.isPending ? <Loading what="access" /> : grants.isError ? <Failed error={grants.error} retry={() => void grants.refetch()} />
+        : grants.data._embedded.applicationAccessGrantResponses.length === 0 ? <Empty>No access requested or granted here that you may see.</Empty>
+          : <GrantList grants={grants.data._embedded.applicationAccessGrantResponses} />}
+      {asking ? <RequestAccess streamUid={streamUid} environment={environment} />
+        : <button type="button" onClick={() => setAsking(true)}>Request access in {environment.name}…</button>}
     </>
   );
 }

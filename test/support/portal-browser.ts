@@ -1,0 +1,39 @@
+/**
+ * A person in the portal, for the browser tests: a browser context of their own (cookies and storage), what it
+ * complained of, and sign-in through the embedded issuer's page with the keyboard only.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestApp, TestTenant, TestUser } from './app';
+import { watchComplaints } from './browser-checks';
+
+export interface Person { context: BrowserContext; page: Page; complaints: string[] }
+
+export async function personBrowser(browser: Browser): Promise<Person> {
+  const context = await browser.newContext();
+  // A step that cannot happen fails naming its locator, well within the test's own time.
+  context.setDefaultTimeout(10_000);
+  const complaints = await watchComplaints(context);
+  return { context, page: await context.newPage(), complaints };
+}
+
+/** The issuer's sign-in page (already shown), filled with the keyboard; resolves once the portal shows My work. */
+export async function fillSignIn(page: Page, who: TestUser): Promise<void> {
+  await page.waitForURL((url) => url.pathname.endsWith('/protocol/openid-connect/auth'));
+  await page.getByLabel('Email').focus();
+  await page.keyboard.type(who.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(who.password);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'My work' }).waitFor({ timeout: 20_000 });
+}
+
+/** Opens the portal for `who` of tenant `t` and signs them in: My work is shown. */
+export async function signedIn(browser: Browser, app: TestApp, t: TestTenant, who: TestUser): Promise<Person> {
+  const person = await personBrowser(browser);
+  await person.page.goto(`${app.url}/?tenant=${t.shortName}`);
+  await fillSignIn(person.page, who);
+  return person;
+}
+
+/** A region (a section named by its heading) of the page. */
+export const region = (page: Page, name: RegExp | string) => page.getByRole('region', { name });
