@@ -350,6 +350,11 @@ export const operations = {
     "path": "/applications/search/findMine",
     "tag": "Applications"
   },
+  "findApplicationsByNameContaining": {
+    "method": "get",
+    "path": "/applications/search/findByNameContaining",
+    "tag": "Applications"
+  },
   "getApplication": {
     "method": "get",
     "path": "/applications/{id}",
@@ -563,6 +568,11 @@ export const operations = {
   "findEnvironmentsByName": {
     "method": "get",
     "path": "/environments/search/findByName",
+    "tag": "Environments"
+  },
+  "findEnvironmentsByNameContaining": {
+    "method": "get",
+    "path": "/environments/search/findByNameContaining",
     "tag": "Environments"
   },
   "getEnvironment": {
@@ -988,6 +998,11 @@ export const operations = {
   "uploadSchema": {
     "method": "post",
     "path": "/schemas/upload",
+    "tag": "Schemas"
+  },
+  "findSchemasByNameContaining": {
+    "method": "get",
+    "path": "/schemas/search/findByNameContaining",
     "tag": "Schemas"
   },
   "getSchema": {

@@ -12,6 +12,7 @@ import { checkOwnersChange } from './_lib/owners';
 import { BadRequestError } from '../core/errors';
 import { link } from '../core/hal';
 import type { Resource } from './_lib/resource';
+import { nameContaining } from './_lib/name-search';
 import { groupResource } from './groups';
 
 async function check(ctx: RequestContext, values: Record<string, any>, row?: Row) {
@@ -27,7 +28,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
 
 const key = (v: unknown) => String(v).toLowerCase();
 
-export const applicationResource: Resource<'applications', 'findByName' | 'findByShortName' | 'findByApplicationId' | 'findByAttributes' | 'findByOwners' | 'findMine'> = {
+export const applicationResource: Resource<'applications', 'findByName' | 'findByShortName' | 'findByApplicationId' | 'findByAttributes' | 'findByOwners' | 'findMine' | 'findByNameContaining'> = {
   collection: 'applications',
   itemRel: 'application',
   model: (m) => m.Application,
@@ -50,6 +51,7 @@ export const applicationResource: Resource<'applications', 'findByName' | 'findB
     { rel: 'viewers', target: () => groupResource, many: true, join: 'ApplicationViewer' },
   ],
   searches: [
+    nameContaining,
     { name: 'findByName', single: true, params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: key(a.name) }) },
     { name: 'findByShortName', single: true, params: [{ name: 'shortName', required: true }], where: (a) => ({ shortNameKey: key(a.shortName) }) },
     { name: 'findByApplicationId', single: true, params: [{ name: 'applicationId', required: true }], where: (a) => ({ applicationIdKey: key(a.applicationId) }) },

@@ -10,6 +10,7 @@ import { link } from '../core/hal';
 import { mutate } from './_lib/mutation';
 import { noContent, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
+import { nameContaining } from './_lib/name-search';
 import { findVisible } from './_lib/store';
 import type { Row } from '../models/define';
 import { authenticationCount } from '../models/application-auth';
@@ -55,7 +56,7 @@ const durationInput = (v: unknown) => (typeof v === 'string' ? (v.trim() === '' 
 
 const mapOut = (v: unknown) => v ?? {};
 
-export const environmentResource: Resource<'environments', 'findByName' | 'findByShortName' | 'findByInstance'> = {
+export const environmentResource: Resource<'environments', 'findByName' | 'findByShortName' | 'findByInstance' | 'findByNameContaining'> = {
   collection: 'environments',
   itemRel: 'environment',
   model: (m) => m.Environment,
@@ -86,6 +87,7 @@ export const environmentResource: Resource<'environments', 'findByName' | 'findB
     { rel: 'successor', target: () => environmentResource, many: false, attribute: 'successorUid' },
   ],
   searches: [
+    nameContaining,
     { name: 'findByName', params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: key(a.name) }) },
     { name: 'findByShortName', params: [{ name: 'shortName', required: true }], where: (a) => ({ shortNameKey: key(a.shortName) }) },
     { name: 'findByInstance', params: [{ name: 'instance', required: true, ref: () => instanceResource }], where: (a) => ({ instanceUid: (a.instance as Row).uid }) },

@@ -9,6 +9,7 @@ import { itemHref, link } from '../core/hal';
 import { mutate } from './_lib/mutation';
 import { plain, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
+import { nameContaining } from './_lib/name-search';
 import { groupResource } from './groups';
 import { parsed, uploadVersion, type SchemaInput } from './parts/schema-upload';
 
@@ -16,7 +17,7 @@ async function check(ctx: RequestContext, values: Record<string, any>, row?: Row
   await checkOwnersChange(ctx, values, row, mayAssignSchemaOwners, 'SCHEMA_ADMIN');
 }
 
-export const schemaResource: Resource<'schemas', 'findByName'> = {
+export const schemaResource: Resource<'schemas', 'findByName' | 'findByNameContaining'> = {
   collection: 'schemas',
   itemRel: 'schema',
   model: (m) => m.Schema,
@@ -31,6 +32,7 @@ export const schemaResource: Resource<'schemas', 'findByName'> = {
     { rel: 'owners', target: () => groupResource, many: false, attribute: 'ownersUid', inline: { fields: ['uid', 'name'], embedded: [], links: [] } },
   ],
   searches: [
+    nameContaining,
     { name: 'findByName', params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: String(a.name).toLowerCase() }) },
   ],
   policy: schemaPolicy,

@@ -1,17 +1,17 @@
 import { mayAssignStreamOwners, streamPolicy } from '../auth/policies/stream';
 import type { Row } from '../models/define';
 import { streamProblems } from '../core/rules/stream-rules';
-import { containsPattern } from '../core/rules/name-search';
 import { groupsOf } from '../auth/permissions';
 import { openGrantCount } from '../models/application-access';
 import { inUse } from '../models/blockers';
 import { configsWhere, streamHasPinnedVersions } from '../models/stream-config';
-import { Op, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import type { RequestContext } from '../core/context';
 import { checkOwnersChange } from './_lib/owners';
 import { BadRequestError, UnprocessableError } from '../core/errors';
 import { link } from '../core/hal';
 import type { Resource } from './_lib/resource';
+import { nameContaining } from './_lib/name-search';
 import { groupResource } from './groups';
 import { confidentialityResource, integrityResource } from './reference-data';
 import { schemaResource } from './schemas';
@@ -66,7 +66,7 @@ export const streamResource: Resource<'streams', 'findByName' | 'findByOwners' |
   searches: [
     { name: 'findByName', params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: String(a.name).toLowerCase() }) },
     { name: 'findByOwners', params: [{ name: 'owners', required: true, ref: () => groupResource }], where: (a) => ({ ownersUid: (a.owners as Row).uid }) },
-    { name: 'findByNameContaining', params: [{ name: 'name', required: true }], where: (a) => ({ nameKey: { [Op.like]: containsPattern(String(a.name)) } }) },
+    nameContaining,
     { name: 'findMine', params: [], where: async (_a, ctx) => ({ ownersUid: [...(await groupsOf(ctx))] }) },
   ],
   policy: streamPolicy,

@@ -26,6 +26,8 @@ export async function firstStart(models: Models, config: Config): Promise<FirstS
 export function announce(config: Config, url: string, authUrl: string, first: FirstStart, workers: number): void {
   logger.info({ url: `${url}${config.basePath}/`, authUrl, workers }, 'platform management service listening');
   const lines = config.externalAuthUrl ? externalIdp(config, first) : [...admin(config, url, authUrl, first), ...issuer(config, authUrl, first)];
+  const tenant = first.created?.tenant ?? first.existing?.tenant;
+  if (tenant) lines.unshift(`Portal: ${url}/?tenant=${encodeURIComponent(tenant)}  (sign in there with the admin's e-mail address and password)`);
   // The log lines leave at the end of the event loop's turn: the banner comes after them.
   flushLog();
   if (lines.length > 0) process.stdout.write(['', ...lines, ''].join('\n'));

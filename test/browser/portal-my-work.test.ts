@@ -39,6 +39,7 @@ describe('the portal: sign in, My work, sign out', () => {
     const { context, page, complaints } = await newPerson(browser);
     await page.goto(`${app.url}/?tenant=${t.shortName}`);
     await signIn(page, w.streamOwner);
+    await page.getByRole('heading', { level: 1, name: 'My work' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
     // The authorization code does not stay in the address bar.
     expect(new URL(page.url()).search).toBe('');
@@ -81,10 +82,34 @@ describe('the portal: sign in, My work, sign out', () => {
     await context.close();
   });
 
+  it('lists applications, schemas and environments, searched and sorted by the API', async () => {
+    const { context, page, complaints } = await newPerson(browser);
+    await page.goto(`${app.url}/applications?tenant=${t.shortName}`);
+    await signIn(page, w.appOwner);
+    // The sign-in comes back to the page it started from.
+    await page.getByRole('heading', { level: 1, name: 'Applications' }).waitFor();
+    const table = page.getByRole('table');
+    await expect.poll(() => table.getByRole('link').allInnerTexts()).toEqual([w.application.name]);
+    await page.getByRole('link', { name: 'Environments' }).click();
+    await expect.poll(() => page.getByRole('table').locator('tbody tr td:first-child').allInnerTexts()).toEqual([w.auto.name, w.managed.name]);
+    await page.getByRole('button', { name: 'Name', exact: true }).click();
+    await expect.poll(() => page.getByRole('table').locator('tbody tr td:first-child').allInnerTexts()).toEqual([w.managed.name, w.auto.name]);
+    expect(await page.getByRole('columnheader', { name: 'Name', exact: true }).getAttribute('aria-sort')).toBe('descending');
+    await page.getByLabel('Name contains').fill('AUTO');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('table').locator('tbody tr td:first-child').allInnerTexts()).toEqual([w.auto.name]);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Schemas' }).click();
+    await expect.poll(() => page.getByText('No schemas you may see yet.').count()).toBe(1);
+    expect(complaints).toEqual([]);
+    await context.close();
+  });
+
   it('shows an applicant their own pending request, and nothing to decide', async () => {
     const { context, page, complaints } = await newPerson(browser);
     await page.goto(`${app.url}/?tenant=${t.shortName}`);
     await signIn(page, w.appOwner);
+    await page.getByRole('heading', { level: 1, name: 'My work' }).waitFor();
     const pending = section(page, /^My pending requests/);
     await expect.poll(() => pending.getByRole('heading').innerText()).toBe('My pending requests (1)');
     expect(await pending.getByRole('listitem').innerText()).toMatch(/pw_billing asks to consume from pw-payments in pwmanaged · Pending/);

@@ -65,6 +65,14 @@ describe('GET /streams/search/findByNameContaining', () => {
   });
 });
 
+describe('findByNameContaining of the other catalogs', () => {
+  it('finds applications and environments by a part of their name, ignoring case', async () => {
+    expect(names(await get('/applications/search/findByNameContaining?name=BILL', w.streamOwner.token), 'applications')).toEqual(['ps Billing']);
+    expect(names(await get('/environments/search/findByNameContaining?name=MANAGED', w.streamOwner.token), 'environments')).toEqual(['ps-managed']);
+    expect(names(await get('/schemas/search/findByNameContaining?name=ps-', w.streamOwner.token), 'schemas')).toEqual([]);
+  });
+});
+
 describe('GET /streams/search/findMine and /applications/search/findMine', () => {
   it("answer the streams and applications of the caller's groups, whatever else it may see", async () => {
     expect(names(await get('/streams/search/findMine?sort=name,asc', w.streamOwner.token), 'streams')).toEqual(['ps-payments', 'ps-payouts', 'ps-refunds']);

@@ -49,7 +49,7 @@ async function start(env: Record<string, string | undefined>, whileRunning?: (st
 }
 
 /** The banner's lines, and npm's echo of the scripts it runs: everything else `npm start` prints is a JSON log line. */
-const BANNER = [/^Created tenant '/, /^Get a token and call the API:$/, /^ {2}TOKEN=\$\(curl /, /^ {2}curl /, /^Admin \S+ of tenant '/, /^Token issuer/, /^PUBLIC_URL is not set/];
+const BANNER = [/^Portal: /, /^Created tenant '/, /^Get a token and call the API:$/, /^ {2}TOKEN=\$\(curl /, /^ {2}curl /, /^Admin \S+ of tenant '/, /^Token issuer/, /^PUBLIC_URL is not set/];
 const NPM_ECHO = /^> /;
 const isJson = (line: string) => { try { JSON.parse(line); return true; } catch { return false; } };
 interface Run { code: number | null; stdout: string; stderr: string }
@@ -74,6 +74,7 @@ describe('the start banner', () => {
     expect(stdout).toMatch(new RegExp(`Created tenant '${tenant}' with admin ${email} / \\S+ {2}\\(shown only this once\\)`));
     const issuer = `http://localhost:${port}/auth/realms/${tenant}`;
     expect(stdout).toContain(`Token issuer of tenant '${tenant}' (clients must use exactly this URL): ${issuer}\n${HINT}`);
+    expect(stdout).toContain(`Portal: http://localhost:${port}/?tenant=${tenant}  (sign in there with the admin's e-mail address and password)\n`);
     expect(discovered).toBe(issuer);
   }, 120_000);
 
@@ -89,6 +90,7 @@ describe('the start banner', () => {
     const issuer = `https://pms.example.com/auth/realms/${tenant}`;
     expect(stdout).toContain(`Token issuer of tenant '${tenant}' (clients must use exactly this URL): ${issuer}\n`);
     expect(stdout).not.toContain('PUBLIC_URL is not set');
+    expect(stdout).toContain(`Portal: https://pms.example.com/?tenant=${tenant}  (`);
     expect(discovered).toBe(issuer);
   }, 120_000);
 });

@@ -16,7 +16,7 @@ export async function personBrowser(browser: Browser): Promise<Person> {
   return { context, page: await context.newPage(), complaints };
 }
 
-/** The issuer's sign-in page (already shown), filled with the keyboard; resolves once the portal shows My work. */
+/** The issuer's sign-in page (already shown), filled with the keyboard; resolves once the portal is back, signed in. */
 export async function fillSignIn(page: Page, who: TestUser): Promise<void> {
   await page.waitForURL((url) => url.pathname.endsWith('/protocol/openid-connect/auth'));
   await page.getByLabel('Email').focus();
@@ -24,7 +24,7 @@ export async function fillSignIn(page: Page, who: TestUser): Promise<void> {
   await page.keyboard.press('Tab');
   await page.keyboard.type(who.password);
   await page.keyboard.press('Enter');
-  await page.getByRole('heading', { level: 1, name: 'My work' }).waitFor({ timeout: 20_000 });
+  await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 20_000 });
 }
 
 /** Opens the portal for `who` of tenant `t` and signs them in: My work is shown. */
@@ -32,6 +32,7 @@ export async function signedIn(browser: Browser, app: TestApp, t: TestTenant, wh
   const person = await personBrowser(browser);
   await person.page.goto(`${app.url}/?tenant=${t.shortName}`);
   await fillSignIn(person.page, who);
+  await person.page.getByRole('heading', { level: 1, name: 'My work' }).waitFor();
   return person;
 }
 

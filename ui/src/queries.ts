@@ -4,7 +4,6 @@
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, read } from './api';
-import type { CatalogSearch } from './components/catalog-search';
 
 export const PAGE_SIZE = 20;
 
@@ -46,14 +45,6 @@ export const myStreamsQuery = (page: number) => queryOptions({
 export const myApplicationsQuery = (page: number, size = PAGE_SIZE) => queryOptions({
   queryKey: ['applications', 'mine', page, size],
   queryFn: () => read(api.GET('/applications/search/findMine', { params: { query: { page, size, sort: ['name,asc'] } } })),
-  placeholderData: keepPreviousData,
-});
-
-export const streamsQuery = (search: CatalogSearch) => queryOptions({
-  queryKey: ['streams', 'catalog', search],
-  queryFn: () => read(search.q
-    ? api.GET('/streams/search/findByNameContaining', { params: { query: { name: search.q, page: search.page, size: PAGE_SIZE, sort: [search.sort] } } })
-    : api.GET('/streams', { params: { query: { page: search.page, size: PAGE_SIZE, sort: [search.sort] } } })),
   placeholderData: keepPreviousData,
 });
 

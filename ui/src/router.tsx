@@ -4,7 +4,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { Shell } from './components/Shell';
 import { NotFound } from './pages/NotFound';
 import { MyWork } from './pages/MyWork';
-import { StreamsCatalog } from './pages/StreamsCatalog';
+import { ApplicationsCatalog, EnvironmentsCatalog, SchemasCatalog, StreamsCatalog } from './pages/catalogs';
 import { StreamPage, STREAM_TABS, type StreamTab } from './pages/StreamPage';
 import { ApplicationPage } from './pages/ApplicationPage';
 import type { SearchSchemaInput } from '@tanstack/react-router';
@@ -23,13 +23,25 @@ const streamsRoute = createRoute({
   getParentRoute: () => rootRoute, path: 'streams', validateSearch: catalogSearch('name'), component: StreamsCatalog,
 });
 
+const applicationsRoute = createRoute({
+  getParentRoute: () => rootRoute, path: 'applications', validateSearch: catalogSearch('name'), component: ApplicationsCatalog,
+});
+
+const schemasRoute = createRoute({
+  getParentRoute: () => rootRoute, path: 'schemas', validateSearch: catalogSearch('name'), component: SchemasCatalog,
+});
+
+const environmentsRoute = createRoute({
+  getParentRoute: () => rootRoute, path: 'environments', validateSearch: catalogSearch('name'), component: EnvironmentsCatalog,
+});
+
 const streamRoute = createRoute({
   getParentRoute: () => rootRoute, path: 'streams/$uid', validateSearch: streamSearch, component: StreamPage,
 });
 
 const applicationRoute = createRoute({ getParentRoute: () => rootRoute, path: 'applications/$uid', component: ApplicationPage });
 
-const routeTree = rootRoute.addChildren([myWorkRoute, streamsRoute, streamRoute, applicationRoute]);
+const routeTree = rootRoute.addChildren([myWorkRoute, streamsRoute, streamRoute, applicationsRoute, applicationRoute, schemasRoute, environmentsRoute]);
 
 export const router = createRouter({ routeTree, context: { queryClient: undefined! }, defaultPreload: 'intent', scrollRestoration: true });
 

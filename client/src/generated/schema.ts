@@ -1358,6 +1358,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/applications/search/findByNameContaining": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find applications whose name contains a text
+         * @description Visible applications whose name contains `name`, ignoring case (`%`, `_` and `\` are matched as themselves), as a
+         *     page: the portal's catalog search. Sorted by `name` unless `sort` says otherwise.
+         */
+        get: operations["findApplicationsByNameContaining"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/applications/{id}": {
         parameters: {
             query?: never;
@@ -1978,6 +1999,27 @@ export interface paths {
          * @description Environments whose name equals `name` (case-insensitive), as a page.
          */
         get: operations["findEnvironmentsByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/environments/search/findByNameContaining": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find environments whose name contains a text
+         * @description Visible environments whose name contains `name`, ignoring case (`%`, `_` and `\` are matched as themselves), as a
+         *     page: the portal's catalog search. Sorted by `name` unless `sort` says otherwise.
+         */
+        get: operations["findEnvironmentsByNameContaining"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3479,6 +3521,27 @@ export interface paths {
          *     `Location` is the new version's URI.
          */
         post: operations["uploadSchema"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schemas/search/findByNameContaining": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find schemas whose name contains a text
+         * @description Visible schemas whose name contains `name`, ignoring case (`%`, `_` and `\` are matched as themselves), as a
+         *     page: the portal's catalog search. Sorted by `name` unless `sort` says otherwise.
+         */
+        get: operations["findSchemasByNameContaining"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -13301,6 +13364,53 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    findApplicationsByNameContaining: {
+        parameters: {
+            query: {
+                /** @example pay */
+                name: string;
+                /**
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
+                 * @example [
+                 *       "created_at,desc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching applications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["ApplicationCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
     getApplication: {
         parameters: {
             query?: never;
@@ -15265,6 +15375,53 @@ export interface operations {
         parameters: {
             query: {
                 /** @example development */
+                name: string;
+                /**
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
+                 * @example [
+                 *       "created_at,desc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching environments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["EnvironmentCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    findEnvironmentsByNameContaining: {
+        parameters: {
+            query: {
+                /** @example pay */
                 name: string;
                 /**
                  * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
@@ -19325,6 +19482,53 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+        };
+    };
+    findSchemasByNameContaining: {
+        parameters: {
+            query: {
+                /** @example pay */
+                name: string;
+                /**
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
+                 * @example [
+                 *       "created_at,desc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching schemas. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["SchemaCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getSchema: {

@@ -24,6 +24,9 @@ export function Shell() {
               </Link>
             </li>
             <li><Link to="/streams">Streams</Link></li>
+            <li><Link to="/applications">Applications</Link></li>
+            <li><Link to="/schemas">Schemas</Link></li>
+            <li><Link to="/environments">Environments</Link></li>
           </ul>
         </nav>
         <div className="who">

@@ -1,0 +1,60 @@
+/**
+ * A catalog: every item of a kind the person may see, searched ("name contains"), sorted and paged by the API, a
+ * page of 20 whatever the tenant's size. Each catalog page gives its query, its columns and its words.
+ */
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Pager, type PageInfo } from './Pager';
+import { SortHeader } from './SortHeader';
+import { Empty, Failed, Loading } from './states';
+import type { CatalogSearch } from './catalog-search';
+
+export interface Column<T> { label: string; sortField?: string; cell: (row: T) => ReactNode }
+
+export interface CatalogProps<T extends { uid: string }> {
+  title: string;
+  /** The plural for messages ("streams"). */
+  noun: string;
+  search: CatalogSearch;
+  onSearch: (change: Partial<CatalogSearch>) => void;
+  result: UseQueryResult<{ page: PageInfo }, Error>;
+  rows: T[] | undefined;
+  columns: Column<T>[];
+}
+
+export function Catalog<T extends { uid: string }>({ title, noun, search, onSearch, result, rows, columns }: CatalogProps<T>) {
+  const [text, setText] = useState(search.q ?? '');
+  useEffect(() => setText(search.q ?? ''), [search.q]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch({ q: text.trim() || undefined, page: 0 });
+  };
+  const searchId = `${noun}-search`;
+  return (
+    <>
+      <h1>{title}</h1>
+      <form role="search" className="search" onSubmit={submit} aria-label={`Search ${noun}`}>
+        <label htmlFor={searchId}>Name contains</label>
+        <input id={searchId} type="search" value={text} onChange={(e) => setText(e.target.value)} />
+        <button type="submit">Search</button>
+      </form>
+      {result.isPending ? <Loading what={noun} /> : result.isError ? <Failed error={result.error} retry={() => void result.refetch()} />
+        : !rows || rows.length === 0 ? <Empty>{search.q ? `No ${noun} you may see have "${search.q}" in their name.` : `No ${noun} you may see yet.`}</Empty> : (
+          <table className="list">
+            <caption className="visually-hidden">{title}, {result.data.page.totalElements} in all</caption>
+            <thead>
+              <tr>
+                {columns.map((c) => (c.sortField
+                  ? <SortHeader key={c.label} field={c.sortField} label={c.label} sort={search.sort} onSort={(sort) => onSearch({ sort, page: 0 })} />
+                  : <th key={c.label} scope="col">{c.label}</th>))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => <tr key={row.uid}>{columns.map((c) => <td key={c.label}>{c.cell(row)}</td>)}</tr>)}
+            </tbody>
+          </table>
+        )}
+      {result.data && <Pager page={result.data.page} label={title} onPage={(page) => onSearch({ page })} />}
+    </>
+  );
+}

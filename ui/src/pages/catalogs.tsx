@@ -1,0 +1,99 @@
+/** The catalogs: streams, applications, schemas and environments, each over its collection and its name search. */
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Schemas } from '@platform-management-service/client';
+import { api, read } from '../api';
+import { Catalog } from '../components/Catalog';
+import type { CatalogSearch } from '../components/catalog-search';
+import { when } from '../format';
+import { PAGE_SIZE } from '../queries';
+
+const paging = (s: CatalogSearch) => ({ page: s.page, size: PAGE_SIZE, sort: [s.sort] });
+
+export function StreamsCatalog() {
+  const search = useSearch({ from: '/streams' });
+  const navigate = useNavigate({ from: '/streams' });
+  const result = useQuery({
+    queryKey: ['streams', 'catalog', search],
+    queryFn: () => read(search.q
+      ? api.GET('/streams/search/findByNameContaining', { params: { query: { name: search.q, ...paging(search) } } })
+      : api.GET('/streams', { params: { query: paging(search) } })),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <Catalog<Schemas['Stream']> title="Streams" noun="streams" search={search} result={result} rows={result.data?._embedded.streams}
+      onSearch={(change) => void navigate({ search: (s) => ({ ...s, ...change }) })}
+      columns={[
+        { label: 'Name', sortField: 'name', cell: (s) => <Link to="/streams/$uid" params={{ uid: s.uid }}>{s.name}</Link> },
+        { label: 'Description', cell: (s) => s.description },
+        { label: 'Key / value', cell: (s) => `${s.keyType} / ${s.valueType}` },
+        { label: 'Created', sortField: 'created_at', cell: (s) => when(s.created_at) },
+      ]} />
+  );
+}
+
+export function ApplicationsCatalog() {
+  const search = useSearch({ from: '/applications' });
+  const navigate = useNavigate({ from: '/applications' });
+  const result = useQuery({
+    queryKey: ['applications', 'catalog', search],
+    queryFn: () => read(search.q
+      ? api.GET('/applications/search/findByNameContaining', { params: { query: { name: search.q, ...paging(search) } } })
+      : api.GET('/applications', { params: { query: paging(search) } })),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <Catalog<Schemas['Application']> title="Applications" noun="applications" search={search} result={result} rows={result.data?._embedded.applications}
+      onSearch={(change) => void navigate({ search: (s) => ({ ...s, ...change }) })}
+      columns={[
+        { label: 'Name', sortField: 'name', cell: (a) => <Link to="/applications/$uid" params={{ uid: a.uid }}>{a.name}</Link> },
+        { label: 'Short name', sortField: 'shortName', cell: (a) => a.shortName },
+        { label: 'Kind', cell: (a) => `${a.applicationType}${a.type ? `, ${a.type}` : ''}` },
+        { label: 'Owners', cell: (a) => a.owners?.name ?? '' },
+      ]} />
+  );
+}
+
+export function SchemasCatalog() {
+  const search = useSearch({ from: '/schemas' });
+  const navigate = useNavigate({ from: '/schemas' });
+  const result = useQuery({
+    queryKey: ['schemas', 'catalog', search],
+    queryFn: () => read(search.q
+      ? api.GET('/schemas/search/findByNameContaining', { params: { query: { name: search.q, ...paging(search) } } })
+      : api.GET('/schemas', { params: { query: paging(search) } })),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <Catalog<Schemas['Schema']> title="Schemas" noun="schemas" search={search} result={result} rows={result.data?._embedded.schemas}
+      onSearch={(change) => void navigate({ search: (s) => ({ ...s, ...change }) })}
+      columns={[
+        { label: 'Name', sortField: 'name', cell: (s) => s.name },
+        { label: 'Type', cell: (s) => s.type },
+        { label: 'Description', cell: (s) => s.description },
+        { label: 'Created', sortField: 'created_at', cell: (s) => when(s.created_at) },
+      ]} />
+  );
+}
+
+export function EnvironmentsCatalog() {
+  const search = useSearch({ from: '/environments' });
+  const navigate = useNavigate({ from: '/environments' });
+  const result = useQuery({
+    queryKey: ['environments', 'catalog', search],
+    queryFn: () => read(search.q
+      ? api.GET('/environments/search/findByNameContaining', { params: { query: { name: search.q, ...paging(search) } } })
+      : api.GET('/environments', { params: { query: paging(search) } })),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <Catalog<Schemas['Environment']> title="Environments" noun="environments" search={search} result={result} rows={result.data?._embedded.environments}
+      onSearch={(change) => void navigate({ search: (s) => ({ ...s, ...change }) })}
+      columns={[
+        { label: 'Name', sortField: 'name', cell: (e) => e.name },
+        { label: 'Short name', sortField: 'shortName', cell: (e) => e.shortName },
+        { label: 'Approval', cell: (e) => (e.autoApproved ? 'Automatic' : 'By the stream\'s owners') },
+        { label: 'Longest access', cell: (e) => e.maxAccessDuration ?? 'No limit' },
+      ]} />
+  );
+}
