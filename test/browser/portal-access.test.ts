@@ -14,7 +14,7 @@ import { accessWorld, type AccessWorld } from '../support/access-world';
 import { accessibilityProblems } from '../support/browser-checks';
 import { launchChromium } from '../support/chromium';
 import { call, created, expectStatus } from '../support/http';
-import { region, signedIn, type Person } from '../support/portal-browser';
+import { fillSignIn, region, signedIn, type Person } from '../support/portal-browser';
 
 let app: TestApp;
 let t: TestTenant;
@@ -132,6 +132,23 @@ describe('the portal: a stream, requesting access, deciding', () => {
     await expect.poll(() => region(applicant.page, 'Access').getByRole('listitem').filter({ hasText: `asks to consume from ${w.stream.name} in` }).innerText()).toContain('Revoked');
     expect(owner.complaints).toEqual([]);
     expect(applicant.complaints).toEqual([]);
+  });
+
+  it('fits a 360 px wide screen: no page scrolls sideways, and axe finds nothing serious', async () => {
+    const narrow = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    const page = await narrow.newPage();
+    await page.goto(`${app.url}/?tenant=${t.shortName}`);
+    await fillSignIn(page, w.streamOwner);
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    for (const path of ['/', '/streams', `/streams/${w.stream.uid}?tab=environments`, `/applications/${w.application.uid}`, '/environments']) {
+      await page.goto(`${app.url}${path}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+      const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 8));
+      expect(await overflow(), `${path}: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
+      expect(await accessibilityProblems(page), path).toEqual([]);
+    }
+    await narrow.close();
   });
 
   it('shows a grant whose end has passed as Expired', async () => {
