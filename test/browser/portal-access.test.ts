@@ -134,6 +134,33 @@ describe('the portal: a stream, requesting access, deciding', () => {
     expect(applicant.complaints).toEqual([]);
   });
 
+  it('promotes a stream config to the next environment after showing its plan as a diff', async () => {
+    expectStatus(await call(app, 'PATCH', `/environments/${w.managed.uid}`, { token: t.admin.token, body: { successor: w.auto.uid } }), 200);
+    const configOf = async (env: any) => {
+      const { body } = await call(app, 'GET', `/stream_configs/search/findByStreamAndEnvironment?stream=${w.other.uid}&environment=${env.uid}`, { token: t.admin.token });
+      return body._embedded?.stream_configs?.[0] ?? body;
+    };
+    const source = await configOf(w.managed);
+    const before = (await configOf(w.auto)).retentionTime;
+    expectStatus(await call(app, 'PATCH', `/stream_configs/${source.uid}`, { token: w.streamOwner.token, body: { retentionTime: 86_400_000 } }), 200);
+    await streamPage(owner, w.other);
+    const managed = environment(owner, w.managed.name);
+    await managed.getByRole('group', { name: `Who uses ${w.other.name} in ${w.managed.name}` }).waitFor();
+    await managed.getByRole('button', { name: `Plan a promotion from ${w.managed.name}…` }).click();
+    const plan = managed.getByRole('region', { name: `Promotion plan: ${w.managed.shortName} → ${w.auto.shortName}` });
+    const changes = plan.getByRole('table', { name: 'What changes' });
+    await expect.poll(() => changes.getByRole('row').allInnerTexts()).toEqual(['Field\tNow\tAfter', `Retention (ms)\t${before}\t86400000`]);
+    expect(await plan.innerText()).toMatch(/Already the same: .*Pinned key version/);
+    // The dry run wrote nothing.
+    expect((await configOf(w.auto)).retentionTime).toBe(before);
+    expect(await accessibilityProblems(owner.page)).toEqual([]);
+    await plan.getByRole('button', { name: `Promote to ${w.auto.shortName}` }).click();
+    await expect.poll(() => managed.getByRole('status').innerText()).toBe(`Promoted to ${w.auto.shortName}.`);
+    expect((await configOf(w.auto)).retentionTime).toBe(86_400_000);
+    await expect.poll(() => environment(owner, w.auto.name).innerText()).toMatch(/Retention\s+86400000 ms/);
+    expect(owner.complaints).toEqual([]);
+  });
+
   it('fits a 360 px wide screen: no page scrolls sideways, and axe finds nothing serious', async () => {
     const narrow = await browser.newContext({ viewport: { width: 360, height: 740 } });
     const page = await narrow.newPage();

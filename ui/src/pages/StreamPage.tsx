@@ -10,6 +10,7 @@ import type { Schemas } from '@platform-management-service/client';
 import { api, read } from '../api';
 import { AuditHistory } from '../components/AuditHistory';
 import { GrantList } from '../components/GrantList';
+import { Promote } from '../components/Promote';
 import { RequestAccess } from '../components/RequestAccess';
 import { Empty, Failed, Loading } from '../components/states';
 import { when } from '../format';
@@ -90,6 +91,7 @@ function Environments({ stream }: { stream: Schemas['Stream'] }) {
               <dt>Pinned key version</dt><dd>{c._embedded?.keySchemaVersion?.version ?? '—'}</dd>
               <dt>Pinned value version</dt><dd>{c._embedded?.valueSchemaVersion?.version ?? '—'}</dd>
             </dl>
+            {c._links?.promote && <Promote configUid={c.uid} environmentName={env?.name ?? 'this environment'} />}
             <h3>Producers and consumers</h3>
             {graph.isPending ? <Loading what="the graph" /> : graph.isError ? <Failed error={graph.error} /> : envGraph
               ? <Suspense fallback={<Loading what="the graph" />}><StreamGraph stream={stream} graph={envGraph} /></Suspense>
