@@ -6,6 +6,7 @@
  * to the fields it is about.
  */
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '../core/html';
 
 const STYLE = [
   'body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1b1d21}',
@@ -19,11 +20,6 @@ const STYLE = [
   '.error{margin:1rem 0 0;padding:.75rem;border-radius:4px;background:#fef2f2;color:#991b1b;border:1px solid #fca5a5}',
 ].join('');
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
-
-/** HTML text and attribute values: the five characters that could end either. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 function page(title: string, body: string): string {
   return `<!doctype html>

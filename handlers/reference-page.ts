@@ -16,6 +16,7 @@ import type { RequestContext } from '../core/context';
 import type { Handler } from './_lib/reply';
 import { noneMatch } from './_lib/etag';
 import { createBrowserEndpoints, type BrowserEndpoints } from '../auth/external-discovery';
+import { escapeHtml } from '../core/html';
 
 /** The public client of the embedded issuer (auth/browser-clients.ts), which the page's sign-in uses. */
 const CLIENT_ID = 'self-service';
@@ -83,8 +84,6 @@ function faviconUrl(): string {
   favicon ??= `data:image/png;base64,${readFileSync(path.join(swaggerUi, 'favicon-32x32.png')).toString('base64')}`;
   return favicon;
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 interface RealmEndpoints { auth: string; token: string }
 

@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import type { NextFunction, Request, Response } from 'express';
 import Negotiator from 'negotiator';
 import { projectRoot } from '../core/project-root';
+import { escapeHtml } from '../core/html';
 
 export const PORTAL_DIR = path.join(projectRoot, 'node_modules', '.cache', 'platform-management-service', 'portal');
 
@@ -50,8 +51,6 @@ function contentSecurityPolicy(authUrl: string): string {
   ].join('; ');
 }
 
-const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
  * A browser's page request: it names text/html itself and prefers it to JSON. A wildcard Accept alone (curl,
  * scripts, API clients) does not, so an unknown path answers them the §7 body as before.
@@ -74,7 +73,7 @@ export function portal(settings: PortalSettings): (req: Request, res: Response, 
     if (!existsSync(file)) return undefined;
     const authUrl = settings.authUrl();
     const config = { authUrl, api: settings.basePath, clientId: 'self-service', redirectUri: `${settings.publicRoot()}/` };
-    const html = readFileSync(file, 'utf8').replace('<meta name="portal-config" content="">', `<meta name="portal-config" content="${escapeAttribute(JSON.stringify(config))}">`);
+    const html = readFileSync(file, 'utf8').replace('<meta name="portal-config" content="">', `<meta name="portal-config" content="${escapeHtml(JSON.stringify(config))}">`);
     const identity = Buffer.from(html);
     page = { identity, gzip: gzipSync(identity), csp: contentSecurityPolicy(authUrl) };
     return page;

@@ -61,7 +61,7 @@ describe('the portal page', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe');
     const html = await res.text();
-    const meta = /<meta name="portal-config" content="([^"]*)">/.exec(html)![1].replaceAll('&#34;', '"');
+    const meta = /<meta name="portal-config" content="([^"]*)">/.exec(html)![1].replaceAll('&quot;', '"');
     expect(JSON.parse(meta)).toEqual({ authUrl: 'https://id.example.com/auth', api: '/api', clientId: 'self-service', redirectUri: 'https://portal.example.com/' });
   });
 

@@ -8,18 +8,28 @@ import type { CatalogSearch } from '../components/catalog-search';
 import { when } from '../format';
 import { PAGE_SIZE } from '../queries';
 
-const paging = (s: CatalogSearch) => ({ page: s.page, size: PAGE_SIZE, sort: [s.sort] });
+interface Paging { page: number; size: number; sort: string[] }
+type Call<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
+
+/**
+ * A catalog's page of rows: the whole collection, or its name search when the URL has `q`; the previous page stays
+ * on screen while the next one loads.
+ */
+function useCatalogQuery<T>(kind: string, search: CatalogSearch, all: (query: Paging) => Call<T>, named: (query: Paging & { name: string }) => Call<T>) {
+  const paging = { page: search.page, size: PAGE_SIZE, sort: [search.sort] };
+  return useQuery({
+    queryKey: [kind, 'catalog', search],
+    queryFn: () => read(search.q ? named({ ...paging, name: search.q }) : all(paging)),
+    placeholderData: keepPreviousData,
+  });
+}
 
 export function StreamsCatalog() {
   const search = useSearch({ from: '/streams' });
   const navigate = useNavigate({ from: '/streams' });
-  const result = useQuery({
-    queryKey: ['streams', 'catalog', search],
-    queryFn: () => read(search.q
-      ? api.GET('/streams/search/findByNameContaining', { params: { query: { name: search.q, ...paging(search) } } })
-      : api.GET('/streams', { params: { query: paging(search) } })),
-    placeholderData: keepPreviousData,
-  });
+  const result = useCatalogQuery('streams', search,
+    (query) => api.GET('/streams', { params: { query } }),
+    (query) => api.GET('/streams/search/findByNameContaining', { params: { query } }));
   return (
     <Catalog<Schemas['Stream']> title="Streams" noun="streams" search={search} result={result} rows={result.data?._embedded.streams}
       onSearch={(change) => void navigate({ search: (s) => ({ ...s, ...change }) })}
@@ -35,13 +45,9 @@ export function StreamsCatalog() {
 export function ApplicationsCatalog() {
   const search = useSearch({ from: '/applications' });
   const navigate = useNavigate({ from: '/applications' });
-  const result = useQuery({
-    queryKey: ['applications', 'catalog', search],
-    queryFn: () => read(search.q
-      ? api.GET('/applications/search/findByNameContaining', { params: { query: { name: search.q, ...paging(search) } } })
-      : api.GET('/applications', { params: { query: paging(search) } })),
-    placeholderData: keepPreviousData,
-  });
+  const result = useCatalogQuery('applications', search,
+    (query) => api.GET('/applications', { params: { query } }),
+    (query) => api.GET('/applications/search/findByNameContaining', { params: { query } }));
   return (
     <Catalog<Schemas['Application']> title="Applications" noun="applications" search={search} result={result} rows={result.data?._embedded.applications}
       onSearch={(change) => void navigate({ search: (s) => ({ ...s, ...change }) })}
@@ -57,13 +63,9 @@ export function ApplicationsCatalog() {
 export function SchemasCatalog() {
   const search = useSearch({ from: '/schemas' });
   const navigate = useNavigate({ from: '/schemas' });
-  const result = useQuery({
-    queryKey: ['schemas', 'catalog', search],
-    queryFn: () => read(search.q
-      ? api.GET('/schemas/search/findByNameContaining', { params: { query: { name: search.q, ...paging(search) } } })
-      : api.GET('/schemas', { params: { query: paging(search) } })),
-    placeholderData: keepPreviousData,
-  });
+  const result = useCatalogQuery('schemas', search,
+    (query) => api.GET('/schemas', { params: { query } }),
+    (query) => api.GET('/schemas/search/findByNameContaining', { params: { query } }));
   return (
     <Catalog<Schemas['Schema']> title="Schemas" noun="schemas" search={search} result={result} rows={result.data?._embedded.schemas}
       onSearch={(change) => void navigate({ search: (s) => ({ ...s, ...change }) })}
@@ -79,13 +81,9 @@ export function SchemasCatalog() {
 export function EnvironmentsCatalog() {
   const search = useSearch({ from: '/environments' });
   const navigate = useNavigate({ from: '/environments' });
-  const result = useQuery({
-    queryKey: ['environments', 'catalog', search],
-    queryFn: () => read(search.q
-      ? api.GET('/environments/search/findByNameContaining', { params: { query: { name: search.q, ...paging(search) } } })
-      : api.GET('/environments', { params: { query: paging(search) } })),
-    placeholderData: keepPreviousData,
-  });
+  const result = useCatalogQuery('environments', search,
+    (query) => api.GET('/environments', { params: { query } }),
+    (query) => api.GET('/environments/search/findByNameContaining', { params: { query } }));
   return (
     <Catalog<Schemas['Environment']> title="Environments" noun="environments" search={search} result={result} rows={result.data?._embedded.environments}
       onSearch={(change) => void navigate({ search: (s) => ({ ...s, ...change }) })}
