@@ -40,14 +40,16 @@ export interface SizeTarget { size: number; models: Models; server: Server; api:
 
 /**
  * The database beside `main`'s for `size` of `kind` (created and migrated when missing) and an API started on it as
- * the bench's own (the bench tenant and its admin made on its first start).
+ * the bench's own (the bench tenant and its admin made on its first start): one worker, or `defaults` npm start's.
  */
-export async function siblingTarget(main: { url: string; sequelize: Sequelize; dataDir: string }, kind: string, size: number, api: (origin: string) => Api): Promise<SizeTarget> {
+export async function siblingTarget(
+  main: { url: string; sequelize: Sequelize; dataDir: string }, kind: string, size: number, api: (origin: string) => Api, o: { defaults?: boolean } = {},
+): Promise<SizeTarget> {
   const url = siblingUrl(main.url, `${kind}_${size}`);
   await ensureDatabase(main.sequelize, databaseOf(new URL(url)));
   const models = initModels(openDatabase(url));
   await migrate(models.sequelize);
-  const started = await startApi({ databaseUrl: url, dataDir: main.dataDir, workers: 1 }, api);
+  const started = await startApi({ databaseUrl: url, dataDir: main.dataDir, workers: o.defaults ? undefined : 1 }, api);
   const tenant = await models.Tenant.findOne({ where: { shortName: started.api.tenant } });
   if (!tenant) throw new Error(`the API on ${kind} ${size} did not create the bench tenant`);
   return { size, models, server: started.server, api: started.api, tenantUid: tenant.uid as string };

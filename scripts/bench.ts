@@ -17,7 +17,8 @@
  * BENCH_IMPORT_TOPICS imported by the topic wizard twice (1000; BENCH_IMPORT=0 skips; scripts/bench-import.ts).
  * A quick try: BENCH_SIZES=1000,5000 BENCH_AUDIT_SIZES=1000,5000 BENCH_DURATION=2 npm run bench
  * `npm run bench -- soak` runs the soak instead (scripts/bench-soak.ts), `npm run bench -- import` only the import,
- * `npm run bench -- features` what each observability and hardening feature costs a request (scripts/bench-features.ts).
+ * `npm run bench -- features` what each observability and hardening feature costs a request (scripts/bench-features.ts),
+ * `npm run bench -- portal` only the portal in chromium (scripts/bench-portal.ts; the full run ends with it, BENCH_PORTAL=0 skips).
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,6 +41,7 @@ import { siblingTarget, stopTargets, type SizeTarget } from './bench-sizes';
 import { goalsOf, importGoal, setGrowthRatios } from './bench-goals';
 import { importBench, importReport } from './bench-import';
 import { featureCosts } from './bench-features';
+import { portalBench, portalTable } from './bench-portal';
 import { coldStartTable, goalList, scenarioTable, sizeLabel } from './bench-table';
 import { writeRounds } from './bench-writes';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
@@ -111,6 +113,7 @@ async function main(): Promise<string> {
   const start = (workers?: number) => startApi({ databaseUrl, dataDir, workers }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD));
   if (process.argv.slice(2).includes('soak')) return soak({ models, start, header, log });
   if (process.argv.slice(2).includes('features')) return [`# npm run bench -- features`, '', header, '', await featureCosts({ url: databaseUrl, dataDir, models }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD), log), ''].join('\n');
+  if (process.argv.slice(2).includes('portal')) return [`# npm run bench -- portal`, '', header, '', portalTable(await portalBench({ url: databaseUrl, sequelize, dataDir }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD), log)), ''].join('\n');
   if (process.argv.slice(2).includes('import')) return importReport(header, await importBench({ url: databaseUrl, sequelize, dataDir }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD), log));
   log('first start of the API (creates the bench tenant)…');
   const first = await start(1);
@@ -262,6 +265,8 @@ async function main(): Promise<string> {
     notes.push(...imported.notes);
   }
 
+  const portal = process.env.BENCH_PORTAL === '0' ? null : await portalBench({ url: databaseUrl, sequelize, dataDir }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD), log);
+
   const growing = [{ scenarios: [...LISTS, FIND, GRAPH], limit: 1.3 }, { scenarios: AUDIT, limit: 1.5 }];
   setGrowthRatios(rows, growing.flatMap((g) => g.scenarios));
   const goals = goalsOf({ rows, item, defaults, growing, asyncapiAlone, cold: starts[1][1], starts: starts.map(([, c]) => c), rss, writes });
@@ -273,7 +278,7 @@ async function main(): Promise<string> {
     + 'Errors are non-2xx answers plus socket errors and timeouts. Ratio: on ours GET item and write rows, req/s ÷ the bare run just before; '
     + `on the size-dependent rows, p50 ÷ the best p50 at the smallest size; each size has a database (and an API) of its own, and the sizes alternate in ${SIZE_ROUNDS} rounds, in the order shown. RSS: the API process and its children (or bench-bare.ts on bare rows), sampled every 250 ms.`,
     '', '## Cold start', '', coldStartTable(starts), '', '## Scenarios', '', scenarioTable(rows), '',
-    ...notes.map((n) => `- ${n}`), '', '## Goals', '', goalList(goals), '',
+    ...notes.map((n) => `- ${n}`), '', ...(portal ? ['## The portal in a browser', '', portalTable(portal), ''] : []), '## Goals', '', goalList(goals), '',
   ].join('\n');
 }
 

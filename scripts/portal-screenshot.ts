@@ -7,9 +7,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { createPlatformClient, passwordToken, type PlatformClient } from '../client/src/index';
 import { projectRoot } from '../core/project-root';
+import { launchChromium } from './chromium';
 
 const [url = 'http://localhost:8080', tenant = 'demo', email = 'admin@demo.local'] = process.argv.slice(2);
 const password = process.env.ADMIN_PASSWORD;
@@ -54,7 +54,7 @@ async function world(api: PlatformClient): Promise<string> {
 const token = await passwordToken({ authUrl: `${url}/auth`, realm: tenant, username: email, password });
 const streamUid = await world(createPlatformClient({ baseUrl: `${url}/api`, token }));
 mkdirSync(out, { recursive: true });
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
   await page.goto(`${url}/?tenant=${encodeURIComponent(tenant)}`);

@@ -36,8 +36,7 @@ async function snapshot(resource: Resource, row: Row, ctx: RequestContext, trans
 
 /**
  * The to-one targets read with the caller for this very row (readsItem, to-one only, on update and delete), if it was: the row names them, and the
- * write's version check holds the row to what was read. A to-many list is read in the transaction all the same:
- * links change without the row's version.
+ * write's version check holds the row to what was read. A to-many list is read in the transaction all the same.
  */
 function toOneReadWith(resource: Resource, row: Row, ctx: RequestContext): Map<string, Targets> | undefined {
   const early = ctx.prefetched;
@@ -75,10 +74,17 @@ async function store(resource: Resource, ctx: RequestContext, mode: Mode, row: R
   const afterClash = !row && data.insertUnlessClash !== undefined;
   if (!afterClash) await checkUnique(resource, ctx, values, row, transaction);
   const actor = ctx.principal.email;
+  const relinked = [...links].filter(([assoc, uids]) => !row || !sameLinks(earlier?.get(row.uid)?.get(assoc.rel), uids));
   let saved: Row;
   try {
     if (row) {
       row.set({ ...values, modifiedBy: actor });
+      // Links changed alone still change what the item answers: its version (ETag) and Last-Modified move with them.
+      // (A timestamp is read-only to set() but when raw; raw with an object would forget what changed.)
+      if (relinked.length > 0) {
+        row.set('modifiedAt', new Date(), { raw: true });
+        row.changed('modifiedAt', true);
+      }
       saved = await data.update(row, transaction);
     } else {
       const extra: Record<string, unknown> = { tenantUid: ctx.principal.tenant.uid, ...values, createdBy: actor, modifiedBy: actor };
@@ -93,9 +99,7 @@ async function store(resource: Resource, ctx: RequestContext, mode: Mode, row: R
   } catch (err) {
     throw (err instanceof UniqueConstraintError && uniqueIndexClash(resource, ctx, values, err)) || err;
   }
-  for (const [assoc, uids] of links) {
-    if (!sameLinks(earlier?.get(saved.uid)?.get(assoc.rel), uids)) await setLinks(ctx, assoc, saved.uid, uids, transaction, !row);
-  }
+  for (const [assoc, uids] of relinked) await setLinks(ctx, assoc, saved.uid, uids, transaction, !row);
   return { saved, input };
 }
 

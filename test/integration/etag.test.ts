@@ -42,6 +42,24 @@ describe('ETag', () => {
     expect(replaced.headers.get('etag')).toBe('"2"');
   });
 
+  it('moves when only links change: a cached copy never outlives a changed member list, a stale writer gets 412', async () => {
+    const group = await call(app, 'POST', '/groups', { token: t.admin.token, body: { name: `etag group ${++n}` } });
+    const path = `/groups/${group.body.uid}`;
+    const read = await call(app, 'GET', path, { token: t.admin.token });
+    const tag = read.headers.get('etag')!;
+    const linked = await call(app, 'PATCH', path, { token: t.admin.token, headers: { 'If-Match': tag }, body: { members: [t.admin.user.uid] } });
+    expect(linked.status).toBe(200);
+    expect(linked.headers.get('etag')).not.toBe(tag);
+    const again = await call(app, 'GET', path, { token: t.admin.token, headers: { 'If-None-Match': tag } });
+    expect(again.status).toBe(200);
+    expect(again.body._embedded.members.map((u: any) => u.uid)).toEqual([t.admin.user.uid]);
+    expect(Date.parse(again.headers.get('last-modified')!)).toBeGreaterThanOrEqual(Date.parse(read.headers.get('last-modified')!));
+    expectError(await call(app, 'PATCH', path, { token: t.admin.token, headers: { 'If-Match': tag }, body: { members: [] } }), 412);
+    // The same list again changes nothing: the version stays.
+    const same = await call(app, 'PATCH', path, { token: t.admin.token, body: { members: [t.admin.user.uid] } });
+    expect(same.headers.get('etag')).toBe(linked.headers.get('etag'));
+  });
+
   it('the create response carries ETag "0"', async () => {
     const res = await call(app, 'POST', '/clusters', { token: t.admin.token, body: { name: `etag-${++n}`, bootstrapServers: ['b:9092'] } });
     expect(res.status).toBe(201);

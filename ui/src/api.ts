@@ -9,14 +9,23 @@ import { accessToken } from './auth/session';
 
 export const api = createPlatformClient({ baseUrl: config.api, getToken: async () => (await accessToken()) ?? '' });
 
+/** The §7 body's headline when it only names the status; its `errors` then say what happened. */
+const GENERIC = new Set(['Bad request', 'Conflict', 'Unprocessable entity', 'Precondition failed']);
+
 export class ApiFailure extends Error {
   constructor(readonly status: number, readonly body: ApiError | undefined) {
-    super(body?.message ?? `The service answered ${status}`);
+    super(body && GENERIC.has(body.message) && body.errors?.length ? body.errors.join('; ') : body?.message ?? `The service answered ${status}`);
   }
 
-  /** The message of the §7 body's sub-error for `field`, if any. */
+  /**
+   * What the API says of `field`: its sub-error, or an entry of `errors` that names it (`version: '1.0.0' already
+   * exists`: a uniqueness clash names the field the request sent, with no sub-error).
+   */
   fieldError(field: string): string | undefined {
-    return this.body?.subErrors?.find((e) => e.field === field)?.message;
+    const sub = this.body?.subErrors?.find((e) => e.field === field)?.message;
+    if (sub) return sub;
+    const named = this.body?.errors?.find((e) => e.startsWith(`${field}: `));
+    return named?.slice(field.length + 2);
   }
 }
 

@@ -7,6 +7,10 @@ import { MyWork } from './pages/MyWork';
 import { ApplicationsCatalog, EnvironmentsCatalog, SchemasCatalog, StreamsCatalog } from './pages/catalogs';
 import { StreamPage, STREAM_TABS, type StreamTab } from './pages/StreamPage';
 import { ApplicationPage } from './pages/ApplicationPage';
+import { EditPage } from './pages/EditPage';
+import { SchemaPage } from './pages/SchemaPage';
+import { SchemaUpload } from './pages/SchemaUpload';
+import { Clusters, Groups, Instances, Users } from './pages/admin';
 import type { SearchSchemaInput } from '@tanstack/react-router';
 import { catalogSearch } from './components/catalog-search';
 
@@ -41,7 +45,27 @@ const streamRoute = createRoute({
 
 const applicationRoute = createRoute({ getParentRoute: () => rootRoute, path: 'applications/$uid', component: ApplicationPage });
 
-const routeTree = rootRoute.addChildren([myWorkRoute, streamsRoute, streamRoute, applicationsRoute, applicationRoute, schemasRoute, environmentsRoute]);
+const schemaRoute = createRoute({ getParentRoute: () => rootRoute, path: 'schemas/$uid', component: SchemaPage });
+
+/** `?schema=` names the schema a version is added to; without it, the upload may make a new schema. */
+const schemaUploadRoute = createRoute({
+  getParentRoute: () => rootRoute, path: 'schemas/upload', component: SchemaUpload,
+  validateSearch: (input: { schema?: string } & SearchSchemaInput): { schema?: string } =>
+    (typeof input.schema === 'string' && /^[0-9a-fA-F-]{32,36}$/.test(input.schema) ? { schema: input.schema } : {}),
+});
+
+const editRoute = createRoute({ getParentRoute: () => rootRoute, path: 'edit/$kind/$uid', component: EditPage });
+
+const adminRoute = <P extends string>(path: P, sortField: string, component: () => React.ReactNode) =>
+  createRoute({ getParentRoute: () => rootRoute, path, validateSearch: catalogSearch(sortField), component });
+const adminRoutes = [
+  adminRoute('admin/users', 'lastName', Users), adminRoute('admin/groups', 'name', Groups),
+  adminRoute('admin/instances', 'name', Instances), adminRoute('admin/clusters', 'name', Clusters),
+] as const;
+
+const routeTree = rootRoute.addChildren([
+  myWorkRoute, streamsRoute, streamRoute, applicationsRoute, applicationRoute, schemasRoute, schemaRoute, schemaUploadRoute, environmentsRoute, editRoute, ...adminRoutes,
+]);
 
 export const router = createRouter({ routeTree, context: { queryClient: undefined! }, defaultPreload: 'intent', scrollRestoration: true });
 

@@ -20,9 +20,13 @@ export interface CatalogProps<T extends { uid: string }> {
   result: UseQueryResult<{ page: PageInfo }, Error>;
   rows: T[] | undefined;
   columns: Column<T>[];
+  /** Without a name search the API offers for this kind, no search box. */
+  searchable?: boolean;
+  /** Beside the title: "New stream", for those who may create one. */
+  actions?: ReactNode;
 }
 
-export function Catalog<T extends { uid: string }>({ title, noun, search, onSearch, result, rows, columns }: CatalogProps<T>) {
+export function Catalog<T extends { uid: string }>({ title, noun, search, onSearch, result, rows, columns, searchable = true, actions }: CatalogProps<T>) {
   const [text, setText] = useState(search.q ?? '');
   useEffect(() => setText(search.q ?? ''), [search.q]);
   const submit = (event: FormEvent) => {
@@ -32,12 +36,14 @@ export function Catalog<T extends { uid: string }>({ title, noun, search, onSear
   const searchId = `${noun}-search`;
   return (
     <>
-      <h1>{title}</h1>
-      <form role="search" className="search" onSubmit={submit} aria-label={`Search ${noun}`}>
-        <label htmlFor={searchId}>Name contains</label>
-        <input id={searchId} type="search" value={text} onChange={(e) => setText(e.target.value)} />
-        <button type="submit">Search</button>
-      </form>
+      <div className="title-row"><h1>{title}</h1>{actions}</div>
+      {searchable && (
+        <form role="search" className="search" onSubmit={submit} aria-label={`Search ${noun}`}>
+          <label htmlFor={searchId}>Name contains</label>
+          <input id={searchId} type="search" value={text} onChange={(e) => setText(e.target.value)} />
+          <button type="submit">Search</button>
+        </form>
+      )}
       {result.isPending ? <Loading what={noun} /> : result.isError ? <Failed error={result.error} retry={() => void result.refetch()} />
         : !rows || rows.length === 0 ? <Empty>{search.q ? `No ${noun} you may see have "${search.q}" in their name.` : `No ${noun} you may see yet.`}</Empty> : (
           <table className="list">

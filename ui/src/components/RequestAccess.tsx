@@ -97,7 +97,7 @@ export function RequestAccess({ streamUid, environment }: { streamUid: string; e
         )}
       </fieldset>
       {ask.isError && !failure?.body?.subErrors?.length && <p className="field-error" role="alert">{failureText(ask.error)}</p>}
-      {failure?.body?.subErrors?.length ? <p className="field-error" role="alert">{failure.message}: see the fields above.</p> : null}
+      {failure?.body?.subErrors?.length ? <p className="field-error" role="alert">Some fields need another value: see the fields above.</p> : null}
       <button type="submit" disabled={ask.isPending || !application}>{ask.isPending ? 'Requesting…' : 'Request access'}</button>
     </form>
   );

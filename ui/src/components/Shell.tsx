@@ -27,6 +27,14 @@ export function Shell() {
             <li><Link to="/applications">Applications</Link></li>
             <li><Link to="/schemas">Schemas</Link></li>
             <li><Link to="/environments">Environments</Link></li>
+            {user.data?.roles.some((r) => r.name === 'TENANT_ADMIN') && (
+              <>
+                <li><Link to="/admin/users">Users</Link></li>
+                <li><Link to="/admin/groups">Groups</Link></li>
+                <li><Link to="/admin/instances">Instances</Link></li>
+                <li><Link to="/admin/clusters">Clusters</Link></li>
+              </>
+            )}
           </ul>
         </nav>
         <div className="who">

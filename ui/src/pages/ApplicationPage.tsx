@@ -1,5 +1,5 @@
 /** One application: what it is, who owns it, and its access (requests and grants) in every environment. */
-import { useParams } from '@tanstack/react-router';
+import { Link, useParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { api, read } from '../api';
 import { AuditHistory } from '../components/AuditHistory';
@@ -21,7 +21,10 @@ export function ApplicationPage() {
   const a = application.data;
   return (
     <>
-      <h1>{a.name}</h1>
+      <div className="title-row">
+        <h1>{a.name}</h1>
+        {a._links?.edit && <Link className="button" to="/edit/$kind/$uid" params={{ kind: 'applications', uid: a.uid }}>Edit application</Link>}
+      </div>
       {a.description && <p>{a.description}</p>}
       <dl className="fields">
         <dt>Short name</dt><dd>{a.shortName}</dd>

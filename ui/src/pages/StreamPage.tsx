@@ -3,7 +3,7 @@
  * who produces and consumes (the graph), the access requests and a request of one's own; and its audit history.
  */
 import { lazy, Suspense, useState } from 'react';
-import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Tab, TabList, TabPanel, Tabs, type Key } from 'react-aria-components';
 import type { Schemas } from '@platform-management-service/client';
@@ -11,6 +11,8 @@ import { api, read } from '../api';
 import { AuditHistory } from '../components/AuditHistory';
 import { GrantList } from '../components/GrantList';
 import { Promote } from '../components/Promote';
+import { StreamConfigForm, UndeployConfig } from '../components/StreamConfigForm';
+import { withTag } from '../forms/Editor';
 import { RequestAccess } from '../components/RequestAccess';
 import { Empty, Failed, Loading } from '../components/states';
 import { when } from '../format';
@@ -32,7 +34,10 @@ export function StreamPage() {
   const select = (key: Key) => void navigate({ search: { tab: key as StreamTab }, replace: true });
   return (
     <>
-      <h1>{s.name}</h1>
+      <div className="title-row">
+        <h1>{s.name}</h1>
+        {s._links?.edit && <Link className="button" to="/edit/$kind/$uid" params={{ kind: 'streams', uid: s.uid }}>Edit stream</Link>}
+      </div>
       {s.description && <p>{s.description}</p>}
       <Tabs selectedKey={tab ?? 'overview'} onSelectionChange={select}>
         <TabList aria-label="Stream" className="tabs">
@@ -75,9 +80,10 @@ function Environments({ stream }: { stream: Schemas['Stream'] }) {
   if (configs.isPending) return <Loading what="stream configs" />;
   if (configs.isError) return <Failed error={configs.error} retry={() => void configs.refetch()} />;
   const list = configs.data._embedded.stream_configs;
-  if (list.length === 0) return <Empty>Not deployed in any environment you may see.</Empty>;
   return (
     <>
+      {list.length === 0 && <Empty>Not deployed in any environment you may see.</Empty>}
+      {stream._links?.edit && <Deploy stream={stream} />}
       {list.map((c) => {
         const env = c._embedded?.environment;
         const envGraph = graph.data?.environments.find((e) => e.environment.uid === env?.uid);
@@ -91,6 +97,8 @@ function Environments({ stream }: { stream: Schemas['Stream'] }) {
               <dt>Pinned key version</dt><dd>{c._embedded?.keySchemaVersion?.version ?? '—'}</dd>
               <dt>Pinned value version</dt><dd>{c._embedded?.valueSchemaVersion?.version ?? '—'}</dd>
             </dl>
+            {c._links?.edit && <ChangeConfig stream={stream} config={c} />}
+            {c._links?.delete && <UndeployConfig config={c} />}
             {c._links?.promote && <Promote configUid={c.uid} environmentName={env?.name ?? 'this environment'} />}
             <h3>Producers and consumers</h3>
             {graph.isPending ? <Loading what="the graph" /> : graph.isError ? <Failed error={graph.error} /> : envGraph
@@ -102,6 +110,27 @@ function Environments({ stream }: { stream: Schemas['Stream'] }) {
       })}
     </>
   );
+}
+
+function Deploy({ stream }: { stream: Schemas['Stream'] }) {
+  const [open, setOpen] = useState(false);
+  return open ? <StreamConfigForm stream={stream} onDone={() => setOpen(false)} />
+    : <p><button type="button" onClick={() => setOpen(true)}>Deploy to another environment…</button></p>;
+}
+
+/** The config is read again with its version when the form opens, so a save cannot overwrite someone else's change. */
+function ChangeConfig({ stream, config }: { stream: Schemas['Stream']; config: Schemas['StreamConfig'] }) {
+  const [open, setOpen] = useState(false);
+  const current = useQuery({
+    queryKey: ['stream_configs', 'edit', config.uid],
+    queryFn: () => withTag(api.GET('/stream_configs/{id}', { params: { path: { id: config.uid } } })),
+    enabled: open,
+    staleTime: 0,
+  });
+  if (!open) return <button type="button" className="secondary" onClick={() => setOpen(true)}>Change config…</button>;
+  if (current.isPending) return <Loading what="the config" />;
+  if (current.isError) return <Failed error={current.error} retry={() => void current.refetch()} />;
+  return <StreamConfigForm key={current.data.etag} stream={stream} config={current.data.item} etag={current.data.etag} onDone={() => setOpen(false)} reload={() => void current.refetch()} />;
 }
 
 function EnvironmentAccess({ streamUid, environment }: { streamUid: string; environment: { uid: string; name: string } }) {

@@ -32,6 +32,7 @@ export function StreamsCatalog() {
     (query) => api.GET('/streams/search/findByNameContaining', { params: { query } }));
   return (
     <Catalog<Schemas['Stream']> title="Streams" noun="streams" search={search} result={result} rows={result.data?._embedded.streams}
+      actions={<Link className="button" to="/edit/$kind/$uid" params={{ kind: 'streams', uid: 'new' }}>New stream</Link>}
       onSearch={(change) => void navigate({ search: (s) => ({ ...s, ...change }) })}
       columns={[
         { label: 'Name', sortField: 'name', cell: (s) => <Link to="/streams/$uid" params={{ uid: s.uid }}>{s.name}</Link> },
@@ -50,6 +51,7 @@ export function ApplicationsCatalog() {
     (query) => api.GET('/applications/search/findByNameContaining', { params: { query } }));
   return (
     <Catalog<Schemas['Application']> title="Applications" noun="applications" search={search} result={result} rows={result.data?._embedded.applications}
+      actions={<Link className="button" to="/edit/$kind/$uid" params={{ kind: 'applications', uid: 'new' }}>New application</Link>}
       onSearch={(change) => void navigate({ search: (s) => ({ ...s, ...change }) })}
       columns={[
         { label: 'Name', sortField: 'name', cell: (a) => <Link to="/applications/$uid" params={{ uid: a.uid }}>{a.name}</Link> },
@@ -68,9 +70,10 @@ export function SchemasCatalog() {
     (query) => api.GET('/schemas/search/findByNameContaining', { params: { query } }));
   return (
     <Catalog<Schemas['Schema']> title="Schemas" noun="schemas" search={search} result={result} rows={result.data?._embedded.schemas}
+      actions={<Link className="button" to="/schemas/upload">Upload a schema</Link>}
       onSearch={(change) => void navigate({ search: (s) => ({ ...s, ...change }) })}
       columns={[
-        { label: 'Name', sortField: 'name', cell: (s) => s.name },
+        { label: 'Name', sortField: 'name', cell: (s) => <Link to="/schemas/$uid" params={{ uid: s.uid }}>{s.name}</Link> },
         { label: 'Type', cell: (s) => s.type },
         { label: 'Description', cell: (s) => s.description },
         { label: 'Created', sortField: 'created_at', cell: (s) => when(s.created_at) },
@@ -86,9 +89,10 @@ export function EnvironmentsCatalog() {
     (query) => api.GET('/environments/search/findByNameContaining', { params: { query } }));
   return (
     <Catalog<Schemas['Environment']> title="Environments" noun="environments" search={search} result={result} rows={result.data?._embedded.environments}
+      actions={<Link className="button" to="/edit/$kind/$uid" params={{ kind: 'environments', uid: 'new' }}>New environment</Link>}
       onSearch={(change) => void navigate({ search: (s) => ({ ...s, ...change }) })}
       columns={[
-        { label: 'Name', sortField: 'name', cell: (e) => e.name },
+        { label: 'Name', sortField: 'name', cell: (e) => <Link to="/edit/$kind/$uid" params={{ kind: 'environments', uid: e.uid }}>{e.name}</Link> },
         { label: 'Short name', sortField: 'shortName', cell: (e) => e.shortName },
         { label: 'Approval', cell: (e) => (e.autoApproved ? 'Automatic' : 'By the stream\'s owners') },
         { label: 'Longest access', cell: (e) => e.maxAccessDuration ?? 'No limit' },
