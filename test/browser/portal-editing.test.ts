@@ -83,7 +83,7 @@ describe('the portal: schemas', () => {
     await form.getByLabel('Owners (of a new schema)').selectOption({ label: team.name });
     await form.getByRole('button', { name: 'Upload' }).click();
     await page.getByRole('heading', { level: 1, name: 'com.example.edit.Payment' }).waitFor();
-    expect(await page.getByRole('listitem').filter({ hasText: 'Version 1.0.0' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('listitem').filter({ hasText: 'Version 1.0.0' }).count()).toBe(1);
 
     await page.getByRole('link', { name: 'Upload a version' }).click();
     const again = page.getByRole('form', { name: 'Upload a schema version' });

@@ -4,6 +4,7 @@
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, read } from './api';
+import { countText } from './format';
 
 export const PAGE_SIZE = 20;
 
@@ -16,9 +17,12 @@ export const currentUserQuery = () => queryOptions({
 /** Pending requests the caller may decide: the header's count. */
 export const awaitingCountQuery = () => queryOptions({
   queryKey: ['grants', 'awaiting', 'count'],
-  queryFn: async () => (await read(api.GET('/application_access_grants/search/findByAttributes', {
-    params: { query: { statuses: ['Pending'], awaitingMyDecision: true, size: 1 } },
-  }))).page.totalElements,
+  queryFn: async () => {
+    const found = await read(api.GET('/application_access_grants/search/findByAttributes', {
+      params: { query: { statuses: ['Pending'], awaitingMyDecision: true, size: 1 } },
+    }));
+    return { total: found.page.totalElements, text: countText(found.page, found._links) };
+  },
 });
 
 export type GrantFilter = 'awaiting' | 'mine';
@@ -51,4 +55,23 @@ export const myApplicationsQuery = (page: number, size = PAGE_SIZE) => queryOpti
 export const streamQuery = (uid: string) => queryOptions({
   queryKey: ['streams', 'item', uid],
   queryFn: () => read(api.GET('/streams/{id}', { params: { path: { id: uid } } })),
+});
+
+/** A stream's configs, one per environment the person may see (the environments tab). */
+export const streamConfigsQuery = (uid: string) => queryOptions({
+  queryKey: ['stream_configs', 'byStream', uid],
+  queryFn: () => read(api.GET('/stream_configs/search/findByStream', { params: { query: { stream: uid, size: 100 } } })),
+});
+
+export const streamGraphQuery = (uid: string) => queryOptions({
+  queryKey: ['graph', 'stream', uid],
+  queryFn: () => read(api.GET('/streams/{id}/graph', { params: { path: { id: uid } } })),
+});
+
+/** The stream's open access (Pending and Approved) in every environment, newest first: one read for the whole tab. */
+export const streamAccessQuery = (uid: string) => queryOptions({
+  queryKey: ['grants', 'stream', uid],
+  queryFn: () => read(api.GET('/application_access_grants/search/findByAttributes', {
+    params: { query: { streamId: uid, statuses: ['Pending', 'Approved'], size: 200, sort: ['created_at,desc'] } },
+  })),
 });

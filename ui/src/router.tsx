@@ -13,6 +13,7 @@ import { SchemaUpload } from './pages/SchemaUpload';
 import { Clusters, Groups, Instances, Users } from './pages/admin';
 import type { SearchSchemaInput } from '@tanstack/react-router';
 import { catalogSearch } from './components/catalog-search';
+import { streamAccessQuery, streamConfigsQuery, streamGraphQuery, streamQuery } from './queries';
 
 /** A stream page's tab in its URL (`?tab=environments`), so a link opens the tab it names. */
 function streamSearch(input: { tab?: string } & SearchSchemaInput): { tab?: StreamTab } {
@@ -39,8 +40,21 @@ const environmentsRoute = createRoute({
   getParentRoute: () => rootRoute, path: 'environments', validateSearch: catalogSearch('name'), component: EnvironmentsCatalog,
 });
 
+/**
+ * Everything the stream's page shows first is asked for at once, as the page opens, rather than each part once the
+ * part before it has arrived: one round trip to the API before the content.
+ */
 const streamRoute = createRoute({
   getParentRoute: () => rootRoute, path: 'streams/$uid', validateSearch: streamSearch, component: StreamPage,
+  loaderDeps: ({ search }) => ({ tab: search.tab }),
+  loader: ({ context: { queryClient }, params: { uid }, deps: { tab } }) => {
+    void queryClient.prefetchQuery(streamQuery(uid));
+    if (tab === 'environments') {
+      void queryClient.prefetchQuery(streamConfigsQuery(uid));
+      void queryClient.prefetchQuery(streamGraphQuery(uid));
+      void queryClient.prefetchQuery(streamAccessQuery(uid));
+    }
+  },
 });
 
 const applicationRoute = createRoute({ getParentRoute: () => rootRoute, path: 'applications/$uid', component: ApplicationPage });

@@ -4,6 +4,7 @@
  */
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
+import { countText } from '../format';
 import { Pager, type PageInfo } from './Pager';
 import { SortHeader } from './SortHeader';
 import { Empty, Failed, Loading } from './states';
@@ -17,7 +18,7 @@ export interface CatalogProps<T extends { uid: string }> {
   noun: string;
   search: CatalogSearch;
   onSearch: (change: Partial<CatalogSearch>) => void;
-  result: UseQueryResult<{ page: PageInfo }, Error>;
+  result: UseQueryResult<{ page: PageInfo; _links?: Record<string, unknown> }, Error>;
   rows: T[] | undefined;
   columns: Column<T>[];
   /** Without a name search the API offers for this kind, no search box. */
@@ -47,7 +48,7 @@ export function Catalog<T extends { uid: string }>({ title, noun, search, onSear
       {result.isPending ? <Loading what={noun} /> : result.isError ? <Failed error={result.error} retry={() => void result.refetch()} />
         : !rows || rows.length === 0 ? <Empty>{search.q ? `No ${noun} you may see have "${search.q}" in their name.` : `No ${noun} you may see yet.`}</Empty> : (
           <table className="list">
-            <caption className="visually-hidden">{title}, {result.data.page.totalElements} in all</caption>
+            <caption className="visually-hidden">{title}, {countText(result.data.page, result.data._links)} in all</caption>
             <thead>
               <tr>
                 {columns.map((c) => (c.sortField
@@ -60,7 +61,7 @@ export function Catalog<T extends { uid: string }>({ title, noun, search, onSear
             </tbody>
           </table>
         )}
-      {result.data && <Pager page={result.data.page} label={title} onPage={(page) => onSearch({ page })} />}
+      {result.data && <Pager page={result.data.page} links={result.data._links} label={title} onPage={(page) => onSearch({ page })} />}
     </>
   );
 }

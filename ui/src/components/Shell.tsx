@@ -18,8 +18,8 @@ export function Shell() {
             <li>
               <Link to="/" activeOptions={{ exact: true }}>
                 My work
-                {count !== undefined && count > 0 && (
-                  <span className="badge" aria-label={`${count} waiting for your decision`}> {count}</span>
+                {count !== undefined && count.total > 0 && (
+                  <span className="badge" aria-label={`${count.text} waiting for your decision`}> {count.text}</span>
                 )}
               </Link>
             </li>

@@ -8,6 +8,7 @@ import { useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-q
 import { GrantList } from '../components/GrantList';
 import { Pager, type PageInfo } from '../components/Pager';
 import { Empty, Failed, Loading } from '../components/states';
+import { countText } from '../format';
 import { grantsQuery, myApplicationsQuery, myStreamsQuery } from '../queries';
 
 export function MyWork() {
@@ -38,7 +39,7 @@ export function MyWork() {
   );
 }
 
-interface SectionProps<D extends { page: PageInfo }, T, K extends QueryKey> {
+interface SectionProps<D extends { page: PageInfo; _links?: Record<string, unknown> }, T, K extends QueryKey> {
   id: string;
   title: string;
   /** The title says how many there are in all. */
@@ -52,15 +53,15 @@ interface SectionProps<D extends { page: PageInfo }, T, K extends QueryKey> {
 }
 
 /** One list of My work, a page at a time, with its loading, empty and failed states. */
-function Section<D extends { page: PageInfo }, T, K extends QueryKey>({ id, title, counted, empty, what, query, items, render }: SectionProps<D, T, K>) {
+function Section<D extends { page: PageInfo; _links?: Record<string, unknown> }, T, K extends QueryKey>({ id, title, counted, empty, what, query, items, render }: SectionProps<D, T, K>) {
   const [page, setPage] = useState(0);
   const q = useQuery(query(page));
   return (
     <section aria-labelledby={id}>
-      <h2 id={id}>{title}{counted && q.data ? ` (${q.data.page.totalElements})` : ''}</h2>
+      <h2 id={id}>{title}{counted && q.data ? ` (${countText(q.data.page, q.data._links)})` : ''}</h2>
       {q.isPending ? <Loading what={what} /> : q.isError ? <Failed error={q.error} retry={() => void q.refetch()} />
         : items(q.data).length === 0 ? <Empty>{empty}</Empty> : render(items(q.data))}
-      {q.data && <Pager page={q.data.page} label={title} onPage={setPage} />}
+      {q.data && <Pager page={q.data.page} links={q.data._links} label={title} onPage={setPage} />}
     </section>
   );
 }

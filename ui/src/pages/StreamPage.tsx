@@ -7,7 +7,7 @@ import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router'
 import { useQuery } from '@tanstack/react-query';
 import { Tab, TabList, TabPanel, Tabs, type Key } from 'react-aria-components';
 import type { Schemas } from '@platform-management-service/client';
-import { api, read } from '../api';
+import { api } from '../api';
 import { AuditHistory } from '../components/AuditHistory';
 import { GrantList } from '../components/GrantList';
 import { Promote } from '../components/Promote';
@@ -16,7 +16,7 @@ import { withTag } from '../forms/Editor';
 import { RequestAccess } from '../components/RequestAccess';
 import { Empty, Failed, Loading } from '../components/states';
 import { when } from '../format';
-import { streamQuery } from '../queries';
+import { streamAccessQuery, streamConfigsQuery, streamGraphQuery, streamQuery } from '../queries';
 
 const StreamGraph = lazy(() => import('../components/StreamGraph').then((m) => ({ default: m.StreamGraph })));
 
@@ -69,14 +69,8 @@ function Overview({ stream: s }: { stream: Schemas['Stream'] }) {
 }
 
 function Environments({ stream }: { stream: Schemas['Stream'] }) {
-  const configs = useQuery({
-    queryKey: ['stream_configs', 'byStream', stream.uid],
-    queryFn: () => read(api.GET('/stream_configs/search/findByStream', { params: { query: { stream: stream.uid, size: 100 } } })),
-  });
-  const graph = useQuery({
-    queryKey: ['graph', 'stream', stream.uid],
-    queryFn: () => read(api.GET('/streams/{id}/graph', { params: { path: { id: stream.uid } } })),
-  });
+  const configs = useQuery(streamConfigsQuery(stream.uid));
+  const graph = useQuery(streamGraphQuery(stream.uid));
   if (configs.isPending) return <Loading what="stream configs" />;
   if (configs.isError) return <Failed error={configs.error} retry={() => void configs.refetch()} />;
   const list = configs.data._embedded.stream_configs;
@@ -135,18 +129,15 @@ function ChangeConfig({ stream, config }: { stream: Schemas['Stream']; config: S
 
 function EnvironmentAccess({ streamUid, environment }: { streamUid: string; environment: { uid: string; name: string } }) {
   const [asking, setAsking] = useState(false);
-  const grants = useQuery({
-    queryKey: ['grants', 'stream', streamUid, environment.uid],
-    queryFn: () => read(api.GET('/application_access_grants/search/findByAttributes', {
-      params: { query: { streamId: streamUid, environmentId: environment.uid, statuses: ['Pending', 'Approved'], size: 50, sort: ['created_at,desc'] } },
-    })),
-  });
+  const grants = useQuery(streamAccessQuery(streamUid));
+  const here = grants.data?._embedded.applicationAccessGrantResponses.filter((g) => (g._embedded.environment as { uid?: string } | undefined)?.uid === environment.uid) ?? [];
+  const more = grants.data ? grants.data.page.totalElements - grants.data._embedded.applicationAccessGrantResponses.length : 0;
   return (
     <>
       <h3>Access</h3>
       {grants.isPending ? <Loading what="access" /> : grants.isError ? <Failed error={grants.error} retry={() => void grants.refetch()} />
-        : grants.data._embedded.applicationAccessGrantResponses.length === 0 ? <Empty>No access requested or granted here that you may see.</Empty>
-          : <GrantList grants={grants.data._embedded.applicationAccessGrantResponses} />}
+        : here.length === 0 ? <Empty>No access requested or granted here that you may see.</Empty> : <GrantList grants={here} />}
+      {more > 0 && <p className="meta">The newest {grants.data?._embedded.applicationAccessGrantResponses.length} of {grants.data?.page.totalElements} open requests and grants of this stream are shown.</p>}
       {asking ? <RequestAccess streamUid={streamUid} environment={environment} />
         : <button type="button" onClick={() => setAsking(true)}>Request access in {environment.name}…</button>}
     </>
