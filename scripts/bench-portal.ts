@@ -27,7 +27,7 @@ const RUNS = Number(process.env.BENCH_PORTAL_RUNS || 10);
 export interface PortalRow { page: string; content: string; ms: number[]; apiRequests: number[]; depth: number[] }
 export interface PortalOutcome { rows: PortalRow[]; pending: number; skipped?: string }
 
-interface Load { ms: number; apiRequests: number; depth: number }
+interface Load { ms: number; apiRequests: number; depth: number; requests: { path: string; start: number; end: number }[] }
 
 /**
  * The longest chain of requests each of which started only after the one before it had its answer: 1 when every
@@ -58,12 +58,12 @@ async function load(page: Page, url: string, content: (page: Page) => Promise<vo
     const at = performance.timeOrigin + performance.now();
     const api = performance.getEntriesByType('resource')
       .filter((e) => new URL(e.name).pathname.startsWith('/api/'))
-      .map((e) => ({ start: e.startTime, end: (e as PerformanceResourceTiming).responseEnd }));
+      .map((e) => ({ path: new URL(e.name).pathname + new URL(e.name).search, start: e.startTime, end: (e as PerformanceResourceTiming).responseEnd }));
     return { at, api };
   });
   // The issuer's redirect and the return are documents of their own: the wall clock from opening the address spans
   // them; the browser's clock at the content ends it (same machine, same clock).
-  return { ms: measured.at - opened, apiRequests: measured.api.length, depth: waterfallDepth(measured.api) };
+  return { ms: measured.at - opened, apiRequests: measured.api.length, depth: waterfallDepth(measured.api), requests: measured.api };
 }
 
 export async function portalBench(main: { url: string; sequelize: Sequelize; dataDir: string }, api: (origin: string) => Api, log: (text: string) => void): Promise<PortalOutcome> {
@@ -121,7 +121,10 @@ export async function portalBench(main: { url: string; sequelize: Sequelize; dat
       const loads: Load[] = [];
       for (let i = 0; i < RUNS; i++) loads.push(await load(page, s.url, s.wait));
       rows.push({ page: s.page, content: s.content, ms: loads.map((l) => l.ms), apiRequests: loads.map((l) => l.apiRequests), depth: loads.map((l) => l.depth) });
-      log(`    median ${median(loads.map((l) => l.ms)).toFixed(0)} ms`);
+      // The load with the longest chain, request by request: what waited on what.
+      const deepest = loads.reduce((a, b) => (b.depth > a.depth ? b : a));
+      log(`    median ${median(loads.map((l) => l.ms)).toFixed(0)} ms; chains ${loads.map((l) => l.depth).join(', ')}; the deepest load's API requests (ms from its document's start):`);
+      for (const r of deepest.requests) log(`      ${r.start.toFixed(0)}–${r.end.toFixed(0)} ${r.path.slice(0, 120)}`);
     }
     return { rows, pending };
   } finally {
@@ -138,8 +141,8 @@ export function portalTable(o: PortalOutcome): string {
   return [
     `The portal in chromium, ${o.pending} pending requests in the tenant, ${RUNS} new page loads each after two not counted (time to content includes the sign-in round trip through the issuer's session):`,
     '',
-    '| page | content | time to content p50 ms | p90 ms | API requests before content | longest chain of API requests |',
+    '| page | content | time to content p50 ms | p90 ms | API requests before content | longest chain of API requests, median (most) |',
     '|---|---|--:|--:|--:|--:|',
-    ...o.rows.map((r) => `| ${r.page} | ${r.content} | ${median(r.ms).toFixed(0)} | ${percentile(r.ms, 90).toFixed(0)} | ${median(r.apiRequests)} | ${Math.max(...r.depth)} |`),
+    ...o.rows.map((r) => `| ${r.page} | ${r.content} | ${median(r.ms).toFixed(0)} | ${percentile(r.ms, 90).toFixed(0)} | ${median(r.apiRequests)} | ${median(r.depth)} (${Math.max(...r.depth)}) |`),
   ].join('\n');
 }

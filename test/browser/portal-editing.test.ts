@@ -12,7 +12,7 @@ import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, 
 import { accessibilityProblems } from '../support/browser-checks';
 import { launchChromium } from '../support/chromium';
 import { call, created, expectStatus } from '../support/http';
-import { signedIn, type Person } from '../support/portal-browser';
+import { fillSignIn, signedIn, type Person } from '../support/portal-browser';
 
 let app: TestApp;
 let t: TestTenant;
@@ -348,4 +348,22 @@ describe("the portal: a tenant admin's pages", () => {
     await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/^It cannot be deleted yet: .*pe-cluster.*instance/i);
     expect(admin.complaints.filter((c) => !/status of (400|422) /.test(c))).toEqual([]);
   });
+
+  it('fits a 360 px wide screen on every editing page, and axe finds nothing serious there', async () => {
+    const narrow = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    const page = await narrow.newPage();
+    await page.goto(`${app.url}/?tenant=${t.shortName}`);
+    await fillSignIn(page, t.admin);
+    const stream = await created(app, '/streams', { name: 'pe-narrow', keyType: 'String', valueType: 'String', owners: team.uid }, authorUser.token);
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    for (const path of ['/edit/streams/new', `/edit/streams/${stream.uid}`, '/edit/environments/new', '/schemas/upload', '/admin/users', '/edit/users/new', `/edit/groups/${team.uid}`]) {
+      await page.goto(`${app.url}${path}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await overflow(), path).toBeLessThanOrEqual(0);
+      expect(await accessibilityProblems(page), path).toEqual([]);
+    }
+    await narrow.close();
+  });
 });
+

@@ -13,16 +13,33 @@ import { SchemaUpload } from './pages/SchemaUpload';
 import { Clusters, Groups, Instances, Users } from './pages/admin';
 import type { SearchSchemaInput } from '@tanstack/react-router';
 import { catalogSearch } from './components/catalog-search';
-import { streamAccessQuery, streamConfigsQuery, streamGraphQuery, streamQuery } from './queries';
+import { awaitingCountQuery, currentUserQuery, grantsQuery, myApplicationsQuery, myStreamsQuery, streamAccessQuery, streamConfigsQuery, streamGraphQuery, streamQuery } from './queries';
 
 /** A stream page's tab in its URL (`?tab=environments`), so a link opens the tab it names. */
 function streamSearch(input: { tab?: string } & SearchSchemaInput): { tab?: StreamTab } {
   return STREAM_TABS.includes(input.tab as StreamTab) ? { tab: input.tab as StreamTab } : {};
 }
 
-const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({ component: Shell, notFoundComponent: NotFound });
+/** The header's reads (who is signed in, the decisions waiting) start with the page's own, not after them. */
+const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
+  component: Shell,
+  notFoundComponent: NotFound,
+  loader: ({ context: { queryClient } }) => {
+    void queryClient.prefetchQuery(currentUserQuery());
+    void queryClient.prefetchQuery(awaitingCountQuery());
+  },
+});
 
-const myWorkRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: MyWork });
+/** My work's four lists are asked for as the page opens, together with the header's reads. */
+const myWorkRoute = createRoute({
+  getParentRoute: () => rootRoute, path: '/', component: MyWork,
+  loader: ({ context: { queryClient } }) => {
+    void queryClient.prefetchQuery(grantsQuery('awaiting', 0));
+    void queryClient.prefetchQuery(grantsQuery('mine', 0));
+    void queryClient.prefetchQuery(myApplicationsQuery(0));
+    void queryClient.prefetchQuery(myStreamsQuery(0));
+  },
+});
 
 const streamsRoute = createRoute({
   getParentRoute: () => rootRoute, path: 'streams', validateSearch: catalogSearch('name'), component: StreamsCatalog,

@@ -4,20 +4,20 @@
  * never overlap and the edges route around them.
  */
 import dagre from '@dagrejs/dagre';
+import { MARGIN, NODE_GAP, NODE_HEIGHT } from './graph-size';
 
 export interface GraphNodeInput { id: string; label: string; detail?: string; kind: 'stream' | 'producer' | 'consumer' | 'pending-producer' | 'pending-consumer' }
 export interface PlacedNode extends GraphNodeInput { x: number; y: number; width: number; height: number }
 export interface PlacedEdge { from: string; to: string; pending: boolean; points: { x: number; y: number }[] }
 export interface Layout { width: number; height: number; nodes: PlacedNode[]; edges: PlacedEdge[] }
 
-const NODE_HEIGHT = 44;
 /** An average character of the node font at 14 px, and the box's padding: wide enough for its label. */
 const CHAR = 7.4;
 const PAD = 24;
 
 export function layoutStreamGraph(stream: GraphNodeInput, applications: GraphNodeInput[]): Layout {
   const g = new dagre.graphlib.Graph();
-  g.setGraph({ rankdir: 'LR', nodesep: 14, ranksep: 70, marginx: 8, marginy: 8 });
+  g.setGraph({ rankdir: 'LR', nodesep: NODE_GAP, ranksep: 70, marginx: MARGIN, marginy: MARGIN });
   g.setDefaultEdgeLabel(() => ({}));
   const width = (n: GraphNodeInput) => Math.max(120, Math.ceil(Math.max(n.label.length, (n.detail ?? '').length) * CHAR) + PAD);
   for (const n of [stream, ...applications]) g.setNode(n.id, { width: width(n), height: NODE_HEIGHT });

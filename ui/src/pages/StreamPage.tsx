@@ -13,6 +13,7 @@ import { GrantList } from '../components/GrantList';
 import { Promote } from '../components/Promote';
 import { StreamConfigForm, UndeployConfig } from '../components/StreamConfigForm';
 import { withTag } from '../forms/Editor';
+import { expectedGraphHeight } from '../components/graph-size';
 import { RequestAccess } from '../components/RequestAccess';
 import { Empty, Failed, Loading } from '../components/states';
 import { when } from '../format';
@@ -96,13 +97,27 @@ function Environments({ stream }: { stream: Schemas['Stream'] }) {
             {c._links?.promote && <Promote configUid={c.uid} environmentName={env?.name ?? 'this environment'} />}
             <h3>Producers and consumers</h3>
             {graph.isPending ? <Loading what="the graph" /> : graph.isError ? <Failed error={graph.error} /> : envGraph
-              ? <Suspense fallback={<Loading what="the graph" />}><StreamGraph stream={stream} graph={envGraph} /></Suspense>
+              ? <Suspense fallback={<GraphRoom graph={envGraph} />}><StreamGraph stream={stream} graph={envGraph} /></Suspense>
               : <Empty>Nothing to draw here.</Empty>}
             {env && <EnvironmentAccess streamUid={stream.uid} environment={env} />}
           </section>
         );
       })}
     </>
+  );
+}
+
+/** While the graph's code loads: its loading state in the room the drawing will take. */
+function GraphRoom({ graph }: { graph: Schemas['StreamGraph']['environments'][number] }) {
+  const height = expectedGraphHeight({
+    producers: graph.producers.length + graph.pendingRequests.filter((r) => r.accessType === 'PRODUCER').length,
+    consumers: graph.consumers.length + graph.pendingRequests.filter((r) => r.accessType !== 'PRODUCER').length,
+  });
+  return (
+    <figure className="graph">
+      <svg width="1" height={height} aria-hidden="true" focusable="false" />
+      <Loading what="the graph" />
+    </figure>
   );
 }
 
