@@ -12,7 +12,7 @@ import { createTenant, createUser, startTestApp, type TestApp, type TestTenant, 
 import { accessibilityProblems } from '../support/browser-checks';
 import { launchChromium } from '../support/chromium';
 import { call, created, expectStatus } from '../support/http';
-import { fillSignIn, signedIn, type Person } from '../support/portal-browser';
+import { fillSignIn, signedIn, tabTo, type Person } from '../support/portal-browser';
 
 let app: TestApp;
 let t: TestTenant;
@@ -188,6 +188,34 @@ describe('the portal: streams, their configs and applications', () => {
     author.complaints.length = 0;
   });
 
+  it('deploys a stream with the keyboard only: the tabs, the form that opens with the focus in it, Enter', async () => {
+    const stream = await created(app, '/streams', { name: 'pe-keys', keyType: 'String', valueType: 'String', owners: team.uid }, authorUser.token);
+    const page = author.page;
+    await open(author, `/streams/${stream.uid}`, 'pe-keys');
+    await tabTo(page, 'Overview');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.getByRole('tab', { name: 'Environments', selected: true }).count()).toBe(1);
+    await tabTo(page, 'Deploy to another environment…');
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('form', { name: 'Deploy to another environment' });
+    const environment = form.getByLabel('Environment');
+    await expect.poll(() => environment.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => environment.locator('option').count()).toBeGreaterThan(1);
+    await page.keyboard.type(dev.name);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('3');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('region', { name: dev.name }).innerText()).toMatch(/Partitions\s+3/);
+    // Removing it: the confirmation takes the focus, on the answer that keeps it.
+    await tabTo(page, `Remove from ${dev.name}…`);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText)).toBe('Keep it');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByText('Not deployed in any environment you may see.').count()).toBe(1);
+    author.complaints.length = 0;
+  });
+
   it('says a stream was changed by someone else, and reloads their change', async () => {
     const stream = await created(app, '/streams', { name: 'pe-conflict', keyType: 'String', valueType: 'String', owners: team.uid, description: 'first' }, authorUser.token);
     const page = author.page;
@@ -356,7 +384,8 @@ describe("the portal: a tenant admin's pages", () => {
     await fillSignIn(page, t.admin);
     const stream = await created(app, '/streams', { name: 'pe-narrow', keyType: 'String', valueType: 'String', owners: team.uid }, authorUser.token);
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    for (const path of ['/edit/streams/new', `/edit/streams/${stream.uid}`, '/edit/environments/new', '/schemas/upload', '/admin/users', '/edit/users/new', `/edit/groups/${team.uid}`]) {
+    const schemas = (await call(app, 'GET', '/schemas?size=1', { token: t.admin.token })).body._embedded.schemas;
+    for (const path of ['/edit/streams/new', `/edit/streams/${stream.uid}`, '/edit/environments/new', '/schemas/upload', `/schemas/${schemas[0].uid}`, '/admin/users', '/edit/users/new', `/edit/groups/${team.uid}`]) {
       await page.goto(`${app.url}${path}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await page.waitForLoadState('networkidle');

@@ -38,3 +38,21 @@ export async function signedIn(browser: Browser, app: TestApp, t: TestTenant, wh
 
 /** A region (a section named by its heading) of the page. */
 export const region = (page: Page, name: RegExp | string) => page.getByRole('region', { name });
+
+/**
+ * Presses Tab until the focused element is the one named `name` (its aria-label, its text or its label), at most
+ * `limit` times: that it is reached with the keyboard, as a keyboard user reaches it.
+ */
+export async function tabTo(page: Page, name: string, limit = 80): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return '';
+      const labelled = (el as HTMLInputElement).labels?.[0]?.innerText;
+      return (el.getAttribute('aria-label') ?? labelled ?? el.innerText ?? '').trim();
+    });
+    if (focused === name) return;
+  }
+  throw new Error(`"${name}" is not reached with ${limit} presses of Tab`);
+}

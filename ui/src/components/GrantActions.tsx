@@ -5,6 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiFailure, api, failureText, read } from '../api';
+import { useFocusOnOpen } from './focus';
 
 type Action = 'approve' | 'deny' | 'revoke' | 'cancel';
 
@@ -45,14 +46,14 @@ export function GrantActions({ grant, label }: { grant: { uid: string; _links?: 
   return (
     <div className="actions">
       {asking ? (
-        <form onSubmit={submitReason} aria-label={`${asking === 'deny' ? 'Deny' : 'Revoke'} ${label}`}>
+        <ReasonForm onSubmit={submitReason} label={`${asking === 'deny' ? 'Deny' : 'Revoke'} ${label}`}>
           <label htmlFor={reasonId}>Reason (the requester sees it)</label>
           <textarea id={reasonId} value={reason} onChange={(e) => setReason(e.target.value)} rows={2} maxLength={1000} />
           <div className="buttons">
             <button type="submit" disabled={act.isPending}>{asking === 'deny' ? 'Deny' : 'Revoke'}</button>
             <button type="button" className="secondary" onClick={() => setAsking(null)}>Back</button>
           </div>
-        </form>
+        </ReasonForm>
       ) : (
         <div className="buttons">
           {offered.has('approve') && <button type="button" disabled={act.isPending} aria-label={`Approve ${label}`} onClick={() => act.mutate({ action: 'approve' })}>Approve</button>}
@@ -64,4 +65,10 @@ export function GrantActions({ grant, label }: { grant: { uid: string; _links?: 
       {act.isError && <p className="field-error" role="alert">{failureText(act.error)}</p>}
     </div>
   );
+}
+
+/** The reason's form, focused as it opens (it takes the place of the button that opened it). */
+function ReasonForm({ onSubmit, label, children }: { onSubmit: (event: FormEvent) => void; label: string; children: React.ReactNode }) {
+  const ref = useFocusOnOpen<HTMLFormElement>();
+  return <form ref={ref} onSubmit={onSubmit} aria-label={label}>{children}</form>;
 }

@@ -7,11 +7,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiFailure, api, failureText, read } from '../api';
 import { durationInWords } from '../grant-status';
 import { myApplicationsQuery } from '../queries';
+import { useFocusOnOpen } from './focus';
 
 type Length = 'default' | 'days' | 'until';
 
 export function RequestAccess({ streamUid, environment }: { streamUid: string; environment: { uid: string; name: string } }) {
   const id = useId();
+  const opened = useFocusOnOpen<HTMLFormElement>();
   const queryClient = useQueryClient();
   const apps = useQuery(myApplicationsQuery(0, 100));
   const env = useQuery({
@@ -53,7 +55,7 @@ export function RequestAccess({ streamUid, environment }: { streamUid: string; e
     return <p role="status" className="state">Requested: {ask.data.status}. The stream's owners decide; My work shows the answer.</p>;
   }
   return (
-    <form className="request" onSubmit={submit} aria-labelledby={`${id}-title`} noValidate>
+    <form ref={opened} className="request" onSubmit={submit} aria-labelledby={`${id}-title`} noValidate>
       <h4 id={`${id}-title`}>Request access in {environment.name}</h4>
       <label htmlFor={`${id}-app`}>Application</label>
       {apps.isPending ? <p className="state">Loading your applications…</p> : apps.isError ? <p className="field-error">{failureText(apps.error)}</p>

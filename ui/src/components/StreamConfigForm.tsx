@@ -8,7 +8,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Schemas } from '@platform-management-service/client';
 import { ApiFailure, api } from '../api';
 import { Fields, type FieldSpec, type FormModel } from '../forms/fields';
-import { fieldErrorOf, FormProblem, headers, written } from '../forms/Editor';
+import { Confirm, fieldErrorOf, FormProblem, headers, written } from '../forms/Editor';
+import { useFocusOnOpen } from './focus';
 import { optionsQuery, schemaVersionOptionsQuery } from '../forms/options';
 import { changedFields, optionalText, textOf, wholeNumber, type Value, type Values } from '../forms/values';
 
@@ -39,6 +40,7 @@ function valuesOf(c: Config | undefined): Values {
 
 export function StreamConfigForm({ stream, config, etag, onDone, reload }: { stream: Stream; config?: Config; etag?: string; onDone: () => void; reload?: () => void }) {
   const id = useId();
+  const opened = useFocusOnOpen<HTMLFormElement>();
   const queryClient = useQueryClient();
   const initial = valuesOf(config);
   const [values, setValues] = useState<Values>(initial);
@@ -99,7 +101,7 @@ export function StreamConfigForm({ stream, config, etag, onDone, reload }: { str
   };
   const title = config ? `Change the config in ${config._embedded?.environment?.name ?? 'this environment'}` : 'Deploy to another environment';
   return (
-    <form className="editor request" onSubmit={submit} aria-label={title} noValidate>
+    <form ref={opened} className="editor request" onSubmit={submit} aria-label={title} noValidate>
       <h3>{title}</h3>
       <fieldset className="plain" disabled={save.isPending}><Fields specs={fields} form={form} /></fieldset>
       {incompatible ? (
@@ -132,11 +134,8 @@ export function UndeployConfig({ config, etag }: { config: Config; etag?: string
   return (
     <div className="actions">
       {asking ? (
-        <div className="buttons">
-          <span>Remove the topic {config.topicName} from {where}?</span>
-          <button type="button" className="bad" disabled={remove.isPending} onClick={() => remove.mutate()}>Remove from {where}</button>
-          <button type="button" className="secondary" onClick={() => { setAsking(false); remove.reset(); }}>Keep it</button>
-        </div>
+        <Confirm question={`Remove the topic ${config.topicName} from ${where}?`} yes={`Remove from ${where}`} busy={remove.isPending}
+          onYes={() => remove.mutate()} onNo={() => { setAsking(false); remove.reset(); }} />
       ) : <button type="button" className="secondary" onClick={() => setAsking(true)}>Remove from {where}…</button>}
       {remove.isError && (remove.error instanceof ApiFailure && remove.error.status === 422
         ? <p className="field-error" role="alert">It cannot be removed yet: {remove.error.message}</p>

@@ -8,6 +8,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiFailure, failureText } from '../api';
 import { Failed, Loading } from '../components/states';
+import { useFocusOnOpen } from '../components/focus';
 import { Fields, type FormModel } from './fields';
 import type { Call, EditorKind, WriteHeaders } from './editor-kind';
 import { changedFields, FormRefusal, type Value, type Values } from './values';
@@ -149,17 +150,26 @@ function DeleteAction<T>({ editor, uid, title, etag, reload }: { editor: EditorK
   return (
     <section className="danger" aria-label={`Delete ${title}`}>
       {asking ? (
-        <>
-          <p>Delete {title}? This cannot be undone.</p>
-          <div className="buttons">
-            <button type="button" className="bad" disabled={remove.isPending} onClick={() => remove.mutate()}>Delete {editor.noun}</button>
-            <button type="button" className="secondary" onClick={() => { setAsking(false); remove.reset(); }}>Keep it</button>
-          </div>
-        </>
+        <Confirm question={`Delete ${title}? This cannot be undone.`} yes={`Delete ${editor.noun}`} busy={remove.isPending}
+          onYes={() => remove.mutate()} onNo={() => { setAsking(false); remove.reset(); }} />
       ) : <button type="button" className="secondary" onClick={() => setAsking(true)}>Delete…</button>}
       {remove.isError && (remove.error instanceof ApiFailure && remove.error.status === 422
         ? <p className="field-error" role="alert">It cannot be deleted yet: {remove.error.message}</p>
         : <FormProblem error={remove.error} onReload={reload} />)}
     </section>
+  );
+}
+
+/** The second step of something that cannot be undone: the question, and the keyboard on "Keep it". */
+export function Confirm({ question, yes, busy, onYes, onNo }: { question: string; yes: string; busy: boolean; onYes: () => void; onNo: () => void }) {
+  const keep = useFocusOnOpen<HTMLButtonElement>();
+  return (
+    <>
+      <p>{question}</p>
+      <div className="buttons">
+        <button type="button" className="bad" disabled={busy} onClick={onYes}>{yes}</button>
+        <button type="button" className="secondary" ref={keep} onClick={onNo}>Keep it</button>
+      </div>
+    </>
   );
 }
