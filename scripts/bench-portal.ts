@@ -1,8 +1,9 @@
 /**
  * The bench's browser scenario (issue 43): the portal in Debian's chromium against the API at npm start's defaults,
- * in a database of its own beside the bench's with 5,000 streams and 10,000 Pending access requests in the tenant.
- * Two pages a person opens most: My work (the inbox of decisions, 10,000 waiting) and a stream's page (its
- * environments tab). Each is opened BENCH_PORTAL_RUNS times as a new page load, as a person opens a link.
+ * in a database of its own beside the bench's with 100,000 streams (BENCH_PORTAL_STREAMS) and 10,000 Pending access
+ * requests in the tenant. The pages a person opens most: My work (the inbox of decisions, 10,000 waiting), a stream's
+ * page (its environments tab) and the streams catalog (its first page, and a name search that matches one stream).
+ * Each is opened BENCH_PORTAL_RUNS times as a new page load, as a person opens a link.
  *
  * Time to content: from the moment the address is opened to the content on screen, by the browser's own clock
  * (`performance.timeOrigin + performance.now()` once the content is there, less the first document's
@@ -16,11 +17,11 @@ import type { Sequelize } from 'sequelize';
 import type { Api } from './bench-api';
 import { createFixtures, pendingGrants } from './bench-fixtures';
 import { median } from './bench-pairs';
-import { seedStreams } from './bench-seed';
+import { seededName, seedStreams } from './bench-seed';
 import { siblingTarget, stopTargets } from './bench-sizes';
 import { chromiumProblem, launchChromium } from './chromium';
 
-const STREAMS = 5_000;
+const STREAMS = Number(process.env.BENCH_PORTAL_STREAMS || 100_000);
 const PENDING = 10_000;
 const RUNS = Number(process.env.BENCH_PORTAL_RUNS || 10);
 
@@ -113,6 +114,18 @@ export async function portalBench(main: { url: string; sequelize: Sequelize; dat
         },
       },
     ];
+    // A text in one stream's name only: the catalog's search reads past every other name to find it.
+    const rare = seededName(Math.floor(STREAMS * 0.77)).slice('bench-'.length);
+    scenarios.push(
+      {
+        page: 'Streams catalog', content: 'the first page by name', url: `${origin}/streams`,
+        wait: async (p) => { await p.getByRole('table', { name: /^Streams, / }).getByRole('link').first().waitFor({ timeout: 60_000 }); },
+      },
+      {
+        page: 'Streams catalog, name contains', content: `the one stream whose name has "${rare}"`, url: `${origin}/streams?q=${encodeURIComponent(rare)}`,
+        wait: async (p) => { await p.getByRole('table', { name: /^Streams, 1 in all/ }).getByRole('link', { name: new RegExp(rare) }).waitFor({ timeout: 60_000 }); },
+      },
+    );
     const rows: PortalRow[] = [];
     for (const s of scenarios) {
       log(`  ${s.page}…`);

@@ -4,7 +4,10 @@ import type { QueryClient } from '@tanstack/react-query';
 import { Shell } from './components/Shell';
 import { NotFound } from './pages/NotFound';
 import { MyWork } from './pages/MyWork';
-import { ApplicationsCatalog, EnvironmentsCatalog, SchemasCatalog, StreamsCatalog } from './pages/catalogs';
+import {
+  ApplicationsCatalog, applicationsCatalogQuery, EnvironmentsCatalog, environmentsCatalogQuery, SchemasCatalog, schemasCatalogQuery,
+  StreamsCatalog, streamsCatalogQuery,
+} from './pages/catalogs';
 import { StreamPage, STREAM_TABS, type StreamTab } from './pages/StreamPage';
 import { ApplicationPage } from './pages/ApplicationPage';
 import { EditPage } from './pages/EditPage';
@@ -43,18 +46,26 @@ const myWorkRoute = createRoute({
 
 const streamsRoute = createRoute({
   getParentRoute: () => rootRoute, path: 'streams', validateSearch: catalogSearch('name'), component: StreamsCatalog,
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) => void queryClient.prefetchQuery(streamsCatalogQuery(deps)),
 });
 
 const applicationsRoute = createRoute({
   getParentRoute: () => rootRoute, path: 'applications', validateSearch: catalogSearch('name'), component: ApplicationsCatalog,
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) => void queryClient.prefetchQuery(applicationsCatalogQuery(deps)),
 });
 
 const schemasRoute = createRoute({
   getParentRoute: () => rootRoute, path: 'schemas', validateSearch: catalogSearch('name'), component: SchemasCatalog,
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) => void queryClient.prefetchQuery(schemasCatalogQuery(deps)),
 });
 
 const environmentsRoute = createRoute({
   getParentRoute: () => rootRoute, path: 'environments', validateSearch: catalogSearch('name'), component: EnvironmentsCatalog,
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) => void queryClient.prefetchQuery(environmentsCatalogQuery(deps)),
 });
 
 /**
