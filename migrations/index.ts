@@ -21,6 +21,7 @@ import * as m0019 from './0019-expiring-access';
 import * as m0020 from './0020-environment-successors';
 import * as m0021 from './0021-lockout-clears-as-updates';
 import * as m0022 from './0022-issuer-sessions';
+import * as m0023 from './0023-notification-outbox';
 
 export const migrations = [
   { name: '0001-initial', ...m0001 },
@@ -45,4 +46,5 @@ export const migrations = [
   { name: '0020-environment-successors', ...m0020 },
   { name: '0021-lockout-clears-as-updates', ...m0021 },
   { name: '0022-issuer-sessions', ...m0022 },
+  { name: '0023-notification-outbox', ...m0023 },
 ];

@@ -22,6 +22,7 @@ import { defineApplicationCredential, defineApplicationPrincipal } from './appli
 import { defineApplicationDeployment } from './application-deployment';
 import { defineConnectPlugin, defineRankedReference } from './reference-data';
 import { defineLoginFailure } from './login-failure';
+import { defineNotification } from './notification';
 import { defineIssuerState } from './issuer-state';
 
 /**
@@ -65,6 +66,7 @@ export function initModels(sequelize: Sequelize) {
     ServiceFact: defineServiceFact(sequelize),
     AuditEvent: defineAuditEvent(sequelize),
     LoginFailure: defineLoginFailure(sequelize),
+    Notification: defineNotification(sequelize),
     ...defineIssuerState(sequelize),
   };
   const data: DataAccess = sequelize.getDialect() === 'postgres' ? pgDataAccess(models) : mysqlDataAccess(models);
