@@ -34,7 +34,7 @@ module.exports = {
     only('models', ['core', 'schema-formats', 'asyncapi'], 'The data layer knows tables and dialects, not HTTP or permissions; the pure libraries sit below it.'),
     only('auth', ['core', 'models'], 'Authentication and permissions read the data layer and nothing above it.'),
     only('handlers', ['core', 'models', 'auth', 'schema-formats', 'asyncapi', 'providers', 'generated'], 'Handlers sit below the HTTP adapter.'),
-    only('server', ['core', 'models', 'auth', 'handlers', 'generated', 'migrations'], 'The HTTP adapter is the top of the service.'),
+    only('server', ['core', 'models', 'auth', 'handlers', 'providers', 'generated', 'migrations'], 'The HTTP adapter is the top of the service (it also runs the background work: sweeps, notification delivery).'),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

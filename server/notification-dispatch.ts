@@ -1,0 +1,91 @@
+/**
+ * Delivering the notification outbox (issue 44): every process claims due messages (models/notification: a lease,
+ * so each goes out once across hosts and workers), sends each through its channel, and marks it sent, or failed
+ * with its next attempt (core/rules/notification-schedule) or dead. A full batch is followed at once by the next;
+ * otherwise the next look is `intervalMs` later. A failing database or channel never stops the loop; `stop` waits
+ * for the batch under way.
+ */
+import type { Models } from '../models';
+import { claim, markFailed, markSent, type NotificationRow } from '../models/notification';
+import { nextAttempt } from '../core/rules/notification-schedule';
+import { logger } from '../core/logger';
+import type { Mail, MailTransport } from '../providers/mail';
+
+export interface Channels { email: MailTransport }
+
+export interface DispatchOptions {
+  intervalMs: number;
+  /** Messages claimed at once (20), and how long a claim holds them (60 s: longer than any send's bounds). */
+  batch?: number;
+  leaseMs?: number;
+  /** The domain of each mail's stable Message-ID (the public URL's host). */
+  messageDomain: string;
+  random?: () => number;
+}
+
+export interface Dispatcher { stop: () => Promise<void>; runOnce: () => Promise<number> }
+
+/** An email row's payload: the recipient and the words (core/rules/notification-events made them when it was written). */
+type EmailPayload = Omit<Mail, 'messageId'>;
+
+async function send(row: NotificationRow, channels: Channels, messageDomain: string): Promise<void> {
+  if (row.channel !== 'email') throw new Error(`no channel ${row.channel} in this version`);
+  const mail = JSON.parse(row.payload) as EmailPayload;
+  await channels.email.send({ ...mail, messageId: `<${row.uid}@${messageDomain}>` });
+}
+
+export function startNotificationDispatcher(models: Models, channels: Channels, o: DispatchOptions): Dispatcher {
+  const batch = o.batch ?? 20;
+  const leaseMs = o.leaseMs ?? 60_000;
+  const random = o.random ?? Math.random;
+  let stopped = false;
+  let running: Promise<number> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  /** One batch: how many messages it claimed. */
+  const runOnce = async (): Promise<number> => {
+    const rows = await claim(models.Notification, batch, leaseMs);
+    for (const row of rows) {
+      const now = new Date();
+      try {
+        await send(row, channels, o.messageDomain);
+        await markSent(models.Notification, row);
+      } catch (err) {
+        const next = nextAttempt(row.attempts + 1, row.firstAttemptAt ?? now, now, random());
+        const message = (err as Error).message ?? String(err);
+        await markFailed(models.Notification, row, message, next, now);
+        logger.warn({ notification: row.uid, event: row.event, channel: row.channel, attempts: row.attempts + 1, error: message, dead: 'dead' in next }, 'notification not delivered');
+      }
+    }
+    return rows.length;
+  };
+
+  const loop = async (): Promise<void> => {
+    let claimed = 0;
+    try {
+      claimed = await (running = runOnce());
+    } catch (err) {
+      // The database is away: the messages stay due, the next look finds them.
+      logger.warn({ err: (err as Error).message }, 'notification dispatch failed; retrying at the next interval');
+    } finally {
+      running = undefined;
+    }
+    if (stopped) return;
+    timer = setTimeout(() => void loop(), claimed === batch ? 0 : o.intervalMs);
+    timer.unref();
+  };
+
+  if (o.intervalMs > 0) {
+    timer = setTimeout(() => void loop(), o.intervalMs);
+    timer.unref();
+  }
+  return {
+    runOnce,
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running?.catch(() => undefined);
+      channels.email.close();
+    },
+  };
+}
