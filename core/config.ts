@@ -53,6 +53,11 @@ export interface Config {
   browserClients: BrowserClientSettings;
   /** Keycloak's SSO Session Idle (`SSO_SESSION_IDLE_SECONDS`, 1800) and Max (`SSO_SESSION_MAX_SECONDS`, 36000). */
   ssoSession: { idleSeconds: number; maxSeconds: number };
+  /**
+   * Notification delivery (issue 44): `SMTP_URL` (smtp:// or smtps://; unset: each mail is a log line), `MAIL_FROM`,
+   * and how often each process looks for due messages, `NOTIFY_INTERVAL_MS` (1 s; 0: this process delivers none).
+   */
+  notifications: { smtpUrl?: string; mailFrom: string; intervalMs: number };
 }
 
 /** Keycloak's brute-force detection settings, under its names and with its defaults. */
@@ -116,7 +121,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessExpirySweepMs: env.ACCESS_EXPIRY_SWEEP_MS?.trim() === '0' ? 0 : positiveInt(env.ACCESS_EXPIRY_SWEEP_MS, 'ACCESS_EXPIRY_SWEEP_MS', 'milliseconds (0: off)') ?? 60_000,
     browserClients: { clients: parseBrowserClients(env.BROWSER_CLIENTS), selfServiceRedirectUris: parseRedirectUris(env.SELF_SERVICE_REDIRECT_URIS) },
     ssoSession: ssoSession(env),
+    notifications: {
+      smtpUrl: smtpUrl(env.SMTP_URL),
+      mailFrom: env.MAIL_FROM?.trim() || 'Streaming platform <platform@localhost>',
+      intervalMs: env.NOTIFY_INTERVAL_MS?.trim() === '0' ? 0 : positiveInt(env.NOTIFY_INTERVAL_MS, 'NOTIFY_INTERVAL_MS', 'milliseconds (0: off)') ?? 1000,
+    },
   };
+}
+
+/** An SMTP server's URL, or none; anything but smtp:// or smtps:// is refused at start, naming the setting. */
+function smtpUrl(value: string | undefined): string | undefined {
+  const v = value?.trim();
+  if (!v) return undefined;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new ConfigError('SMTP_URL must be a URL such as smtp://mail.example.com:587 or smtps://user:password@mail.example.com');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://, not ${url.protocol}//`);
+  return v;
 }
 
 /** Keycloak's SSO session lifetimes; a maximum shorter than the idle time would end every session early. */

@@ -19,6 +19,8 @@ import { authBase, publicRoot as publicRootOf } from '../core/public-url';
 import { collectMetrics } from './telemetry/metrics';
 import { listenMetrics, serviceMetrics } from './telemetry/metrics-endpoint';
 import { startExpirySweeper } from './access-expiry';
+import { startNotificationDispatcher } from './notification-dispatch';
+import { logTransport, smtpTransport } from '../providers/mail';
 
 export interface RunningServer {
   url: string;
@@ -69,6 +71,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   answerParserErrors(server);
   const sweeper = startExpirySweeper(models, config.accessExpirySweepMs);
+  const n = config.notifications;
+  const dispatcher = startNotificationDispatcher(models, { email: n.smtpUrl ? smtpTransport(n.smtpUrl, n.mailFrom) : logTransport() }, {
+    intervalMs: n.intervalMs, messageDomain: new URL(config.publicUrl ?? 'http://localhost').hostname,
+  });
   // In a cluster the primary serves METRICS_PORT (scripts/start.ts).
   const metrics = config.metricsPort !== undefined && !cluster.isWorker
     ? await listenMetrics(config.metricsPort, options.host ?? '0.0.0.0', serviceMetrics)
@@ -86,7 +92,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     authUrl,
     models,
     metricsPort: metrics?.port,
-    // The sweep ends with the listener, before the owner closes the database connection under it.
-    close: () => Promise.all([sweeper.stop(), lifecycle.stop(server, config.shutdownTimeoutMs)]).then(closeMetrics),
+    // The sweep and the delivery end with the listener, before the owner closes the database connection under them.
+    close: () => Promise.all([sweeper.stop(), dispatcher.stop(), lifecycle.stop(server, config.shutdownTimeoutMs)]).then(closeMetrics),
   };
 }

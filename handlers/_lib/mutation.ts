@@ -1,7 +1,9 @@
-/** The one write path: a transaction at the use-case boundary, with its audit entries written inside it. */
+/** The one write path: a transaction at the use-case boundary, with its audit entries and notifications written inside it. */
 import type { Transaction } from 'sequelize';
 import { writeAudit, type AuditActor, type AuditEntry } from '../../models/audit-event';
 import { forgetMemos } from '../../core/request-memo';
+import { enqueue } from '../../models/notification';
+import { notificationsFor } from './notify';
 import type { RequestContext } from '../../core/context';
 
 export interface Mutation<T> { result: T; audit: AuditEntry[] }
@@ -23,6 +25,8 @@ export async function mutate<T>(ctx: RequestContext, work: (transaction: Transac
       ctx.transaction = transaction;
       const { result, audit } = await work(transaction);
       await writeAudit(ctx.models, auditActor(ctx), audit, transaction);
+      // What the change tells people: written with it, sent after it commits (server/notification-dispatch).
+      await enqueue(ctx.models.Notification, await notificationsFor(ctx, audit, transaction), transaction);
       return result;
     });
   } finally {

@@ -3,49 +3,29 @@
  * from the nodemailer project): each due message sent once with its stable Message-ID, a refused one tried again
  * later with its error kept, and one failing for a day dead-lettered.
  */
-import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue, type Outgoing } from '../../models/notification';
 import { smtpTransport } from '../../providers/mail';
 import { startNotificationDispatcher, type Dispatcher } from '../../server/notification-dispatch';
 import { startWithTenant, type TestApp, type TestTenant } from '../support/app';
+import { headerOf as header, startSmtp, type TestSmtp } from '../support/smtp';
 
 let app: TestApp;
 let t: TestTenant;
-let smtp: SMTPServer;
-let port: number;
-const received: { to: string[]; raw: string }[] = [];
-/** Recipients the server refuses, as a mailbox that does not exist. */
-const refused = new Set<string>();
+let smtp: TestSmtp;
 let dispatcher: Dispatcher;
 
 beforeAll(async () => {
   ({ app, t } = await startWithTenant('dispatch'));
-  smtp = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
-    onRcptTo(address, _session, callback) {
-      callback(refused.has(address.address) ? Object.assign(new Error('550 no such mailbox'), { responseCode: 550 }) : undefined);
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  port = (smtp.server.address() as AddressInfo).port;
-  dispatcher = startNotificationDispatcher(app.models, { email: smtpTransport(`smtp://127.0.0.1:${port}`, 'Streaming platform <platform@example.com>') }, {
+  smtp = await startSmtp();
+  dispatcher = startNotificationDispatcher(app.models, { email: smtpTransport(smtp.url, 'Streaming platform <platform@example.com>') }, {
     intervalMs: 0, messageDomain: 'platform.example.com', random: () => 0,
   });
 });
 
 afterAll(async () => {
   await dispatcher?.stop();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
   await app?.stop();
 });
 
@@ -54,19 +34,18 @@ const mail = (to: string, subject: string): Outgoing => ({
   payload: JSON.stringify({ to: { name: 'Sam Stream', email: to }, subject, text: `Open it in the portal: https://portal.example.com/streams/s1`, html: '<p>x</p>' }),
 });
 const write = (...messages: Outgoing[]) => app.models.sequelize.transaction((transaction) => enqueue(app.models.Notification, messages, transaction));
-const header = (raw: string, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim();
 
 describe('delivering notification mails over SMTP', () => {
   it('sends each due message once, with its stable Message-ID, and marks it sent', async () => {
     await app.models.Notification.destroy({ where: {} });
-    received.length = 0;
+    smtp.received.length = 0;
     await write(mail('sam@example.com', 'billing asks to consume from payments in dev'), mail('pat@example.com', 'billing asks to produce to payments in dev'));
     expect(await dispatcher.runOnce()).toBe(2);
     expect(await dispatcher.runOnce()).toBe(0);
-    expect(received.map((r) => r.to).sort()).toEqual([['pat@example.com'], ['sam@example.com']]);
+    expect(smtp.received.map((r) => r.to).sort()).toEqual([['pat@example.com'], ['sam@example.com']]);
     const rows = await app.models.Notification.findAll({ order: [['recipient', 'ASC']] });
     expect(rows.map((r) => [r.recipient, r.status, r.attempts])).toEqual([['pat@example.com', 'sent', 1], ['sam@example.com', 'sent', 1]]);
-    const sam = received.find((r) => r.to[0] === 'sam@example.com')!.raw;
+    const sam = smtp.received.find((r) => r.to[0] === 'sam@example.com')!.raw;
     const samRow = rows.find((r) => r.recipient === 'sam@example.com')!;
     expect(header(sam, 'Message-ID')).toBe(`<${samRow.uid}@platform.example.com>`);
     expect(header(sam, 'Subject')).toBe('billing asks to consume from payments in dev');
@@ -76,7 +55,7 @@ describe('delivering notification mails over SMTP', () => {
 
   it('tries a refused message again later, its error kept; after a day of failures it is dead', async () => {
     await app.models.Notification.destroy({ where: {} });
-    refused.add('gone@example.com');
+    smtp.refused.add('gone@example.com');
     await write(mail('gone@example.com', 'nobody reads this'));
     expect(await dispatcher.runOnce()).toBe(1);
     const failed = (await app.models.Notification.findOne({ where: { recipient: 'gone@example.com' } }))!;

@@ -23,8 +23,13 @@ export async function startTestApp(overrides: Partial<Config> = {}, database: Op
   const guard = sqlGuard(url);
   const sequelize = openDatabase(url, { logging: guard.logging, ...database });
   const outside = transactionGuard(sequelize);
-  // No expiry sweep unless a test asks for one: it would revoke other files' expired grants on the shared database.
-  const config: Config = { ...loadConfig({}), port: 0, dataDir: inject('dataDir'), validateResponses: true, accessExpirySweepMs: 0, ...overrides };
+  // No expiry sweep and no notification delivery unless a test asks for them: on the shared database they would
+  // revoke other files' expired grants and deliver other files' messages.
+  const defaults = loadConfig({});
+  const config: Config = {
+    ...defaults, port: 0, dataDir: inject('dataDir'), validateResponses: true, accessExpirySweepMs: 0,
+    notifications: { ...defaults.notifications, intervalMs: 0 }, ...overrides,
+  };
   const running = await startServer({ config, sequelize, host: '127.0.0.1' });
   return {
     ...running,
