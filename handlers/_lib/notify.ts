@@ -47,7 +47,9 @@ async function accessFacts(ctx: RequestContext, grantUid: string, entry: AuditEn
   if (!application || !stream || !environment) return null;
   const requestedBy = grant.get('requestedBy') as string | null;
   const requester = requestedBy ? await m.User.findOne({ where: { tenantUid: ctx.principal.tenant.uid, email: requestedBy }, transaction }) : null;
-  const actor = await m.User.findOne({ where: { tenantUid: ctx.principal.tenant.uid, email: ctx.principal.email }, transaction });
+  // An environment that approves by itself: the platform decided, not the caller.
+  const auto = entry.details?.auto === true;
+  const actor = auto ? null : await m.User.findOne({ where: { tenantUid: ctx.principal.tenant.uid, email: ctx.principal.email }, transaction });
   return {
     kind: 'access',
     stream: { uid: stream.uid as string, name: stream.name as string },
@@ -57,10 +59,9 @@ async function accessFacts(ctx: RequestContext, grantUid: string, entry: AuditEn
     streamOwners: await teamOf(ctx, stream.ownersUid as string | null, transaction),
     applicationOwners: await teamOf(ctx, application.ownersUid as string | null, transaction),
     requester: requestedBy ? personOf(requester as unknown as Row | null, requestedBy) : null,
-    actor: personOf(actor as unknown as Row | null, ctx.principal.email),
+    actor: auto ? null : personOf(actor as unknown as Row | null, ctx.principal.email),
     reason: (grant.get('comment') as string | null) ?? null,
     expiresAt: (grant.get('expiresAt') as Date | null) ?? null,
-    ...(entry.details?.auto ? { actor: null } : {}),
   };
 }
 

@@ -13,7 +13,7 @@ import { ApplicationPage } from './pages/ApplicationPage';
 import { EditPage } from './pages/EditPage';
 import { SchemaPage } from './pages/SchemaPage';
 import { SchemaUpload } from './pages/SchemaUpload';
-import { Clusters, Groups, Instances, Users } from './pages/admin';
+import { Clusters, Groups, Instances, prefetchAdminList, Users, type AdminKind } from './pages/admin';
 import type { SearchSchemaInput } from '@tanstack/react-router';
 import { catalogSearch } from './components/catalog-search';
 import { awaitingCountQuery, currentUserQuery, grantsQuery, myApplicationsQuery, myStreamsQuery, streamAccessQuery, streamConfigsQuery, streamGraphQuery, streamQuery } from './queries';
@@ -98,11 +98,15 @@ const schemaUploadRoute = createRoute({
 
 const editRoute = createRoute({ getParentRoute: () => rootRoute, path: 'edit/$kind/$uid', component: EditPage });
 
-const adminRoute = <P extends string>(path: P, sortField: string, component: () => React.ReactNode) =>
-  createRoute({ getParentRoute: () => rootRoute, path, validateSearch: catalogSearch(sortField), component });
+const adminRoute = <P extends string>(path: P, kind: AdminKind, sortField: string, component: () => React.ReactNode) =>
+  createRoute({
+    getParentRoute: () => rootRoute, path, validateSearch: catalogSearch(sortField), component,
+    loaderDeps: ({ search }) => search,
+    loader: ({ context: { queryClient }, deps }) => prefetchAdminList(queryClient, kind, deps),
+  });
 const adminRoutes = [
-  adminRoute('admin/users', 'lastName', Users), adminRoute('admin/groups', 'name', Groups),
-  adminRoute('admin/instances', 'name', Instances), adminRoute('admin/clusters', 'name', Clusters),
+  adminRoute('admin/users', 'users', 'lastName', Users), adminRoute('admin/groups', 'groups', 'name', Groups),
+  adminRoute('admin/instances', 'instances', 'name', Instances), adminRoute('admin/clusters', 'clusters', 'name', Clusters),
 ] as const;
 
 const routeTree = rootRoute.addChildren([

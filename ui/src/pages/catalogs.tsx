@@ -13,13 +13,14 @@ type Call<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
 
 /**
  * A catalog's page of rows: the whole collection, or its name search when the URL has `q`; the previous page stays
- * on screen while the next one loads. The route's loader asks for it as the page opens (../router).
+ * on screen while the next one loads. The route's loader asks for it as the page opens (../router). Without a name
+ * search (the admin's lists) the whole collection.
  */
-function catalogQuery<T>(kind: string, search: CatalogSearch, all: (query: Paging) => Call<T>, named: (query: Paging & { name: string }) => Call<T>) {
+export function catalogQuery<T>(kind: string, search: CatalogSearch, all: (query: Paging) => Call<T>, named?: (query: Paging & { name: string }) => Call<T>) {
   const paging = { page: search.page, size: PAGE_SIZE, sort: [search.sort] };
   return queryOptions({
     queryKey: [kind, 'catalog', search],
-    queryFn: () => read(search.q ? named({ ...paging, name: search.q }) : all(paging)),
+    queryFn: () => read(search.q && named ? named({ ...paging, name: search.q }) : all(paging)),
     placeholderData: keepPreviousData,
   });
 }
