@@ -55,9 +55,12 @@ export interface Config {
   ssoSession: { idleSeconds: number; maxSeconds: number };
   /**
    * Notification delivery (issue 44): `SMTP_URL` (smtp:// or smtps://; unset: each mail is a log line), `MAIL_FROM`,
-   * and how often each process looks for due messages, `NOTIFY_INTERVAL_MS` (1 s; 0: this process delivers none).
+   * and how often each process looks for due messages, `NOTIFY_INTERVAL_MS` (1 s; 0: this process delivers none);
+   * how long a claimed message is held before another process may take it over, `NOTIFY_LEASE_MS` (60 s: longer
+   * than any one send's bounds); webhook URLs over plain http (`WEBHOOK_ALLOW_HTTP`) and to loopback, private or
+   * link-local addresses (`WEBHOOK_ALLOW_PRIVATE`), both off unless set to `true`.
    */
-  notifications: { smtpUrl?: string; mailFrom: string; intervalMs: number };
+  notifications: { smtpUrl?: string; mailFrom: string; intervalMs: number; leaseMs: number; webhookAllowHttp: boolean; webhookAllowPrivate: boolean };
 }
 
 /** Keycloak's brute-force detection settings, under its names and with its defaults. */
@@ -125,8 +128,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: smtpUrl(env.SMTP_URL),
       mailFrom: env.MAIL_FROM?.trim() || 'Streaming platform <platform@localhost>',
       intervalMs: env.NOTIFY_INTERVAL_MS?.trim() === '0' ? 0 : positiveInt(env.NOTIFY_INTERVAL_MS, 'NOTIFY_INTERVAL_MS', 'milliseconds (0: off)') ?? 1000,
+      leaseMs: positiveInt(env.NOTIFY_LEASE_MS, 'NOTIFY_LEASE_MS', 'milliseconds') ?? 60_000,
+      webhookAllowHttp: flag(env.WEBHOOK_ALLOW_HTTP, 'WEBHOOK_ALLOW_HTTP'),
+      webhookAllowPrivate: flag(env.WEBHOOK_ALLOW_PRIVATE, 'WEBHOOK_ALLOW_PRIVATE'),
     },
   };
+}
+
+/** A switch that is off unless set to `true` (or `1`); anything else but `false`/`0`/empty is refused, naming it. */
+function flag(value: string | undefined, name: string): boolean {
+  const v = value?.trim().toLowerCase() ?? '';
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true' || v === '1') return true;
+  throw new ConfigError(`${name} must be true or false`);
 }
 
 /** An SMTP server's URL, or none; anything but smtp:// or smtps:// is refused at start, naming the setting. */

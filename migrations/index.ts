@@ -22,6 +22,7 @@ import * as m0020 from './0020-environment-successors';
 import * as m0021 from './0021-lockout-clears-as-updates';
 import * as m0022 from './0022-issuer-sessions';
 import * as m0023 from './0023-notification-outbox';
+import * as m0024 from './0024-webhooks';
 
 export const migrations = [
   { name: '0001-initial', ...m0001 },
@@ -47,4 +48,5 @@ export const migrations = [
   { name: '0021-lockout-clears-as-updates', ...m0021 },
   { name: '0022-issuer-sessions', ...m0022 },
   { name: '0023-notification-outbox', ...m0023 },
+  { name: '0024-webhooks', ...m0024 },
 ];

@@ -27,6 +27,8 @@ export function defineApplicationAccessGrant(sequelize: Sequelize) {
     processedAt: { type: DataTypes.DATE(3), allowNull: true },
     openKey: { type: DataTypes.STRING(140), allowNull: true },
     expiresAt: { type: DataTypes.DATE(3), allowNull: true },
+    /** When the "access expiring" notice was written (issue 44): once per grant. */
+    expiryWarnedAt: { type: DataTypes.DATE(3), allowNull: true },
   });
 }
 

@@ -23,6 +23,7 @@ import { defineApplicationDeployment } from './application-deployment';
 import { defineConnectPlugin, defineRankedReference } from './reference-data';
 import { defineLoginFailure } from './login-failure';
 import { defineNotification } from './notification';
+import { defineWebhook } from './webhook';
 import { defineIssuerState } from './issuer-state';
 
 /**
@@ -67,6 +68,7 @@ export function initModels(sequelize: Sequelize) {
     AuditEvent: defineAuditEvent(sequelize),
     LoginFailure: defineLoginFailure(sequelize),
     Notification: defineNotification(sequelize),
+    Webhook: defineWebhook(sequelize),
     ...defineIssuerState(sequelize),
   };
   const data: DataAccess = sequelize.getDialect() === 'postgres' ? pgDataAccess(models) : mysqlDataAccess(models);

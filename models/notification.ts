@@ -15,7 +15,7 @@ export type NotificationStatus = 'pending' | 'sent' | 'dead';
 export type NotificationRow = Model & {
   uid: string; tenantUid: string; event: string; channel: string; recipient: string; payload: string; status: NotificationStatus;
   attempts: number; createdAt: Date; dueAt: Date; firstAttemptAt: Date | null; sentAt: Date | null; lastError: string | null;
-  leaseToken: string | null; leaseUntil: Date | null;
+  leaseToken: string | null; leaseUntil: Date | null; lastAttemptAt: Date | null; lastStatus: number | null;
 };
 export type Notifications = ModelStatic<NotificationRow>;
 
@@ -36,6 +36,8 @@ export function defineNotification(sequelize: Sequelize): Notifications {
     lastError: { type: DataTypes.STRING(1000), allowNull: true },
     leaseToken: { type: DataTypes.STRING(32), allowNull: true },
     leaseUntil: { type: DataTypes.DATE(3), allowNull: true },
+    lastAttemptAt: { type: DataTypes.DATE(3), allowNull: true },
+    lastStatus: { type: DataTypes.INTEGER, allowNull: true },
   }, { tableName: 'notifications', timestamps: false, underscored: true }) as Notifications;
 }
 
@@ -70,19 +72,19 @@ export async function claim(model: Notifications, limit: number, leaseMs: number
 }
 
 /** Delivered: kept as sent (the lease's holder only: a claimer whose lease ran out and was taken over changes nothing). */
-export async function markSent(model: Notifications, row: NotificationRow, now = new Date()): Promise<boolean> {
+export async function markSent(model: Notifications, row: NotificationRow, now = new Date(), status: number | null = null): Promise<boolean> {
   const [changed] = await model.update(
-    { status: 'sent', sentAt: now, attempts: row.attempts + 1, firstAttemptAt: row.firstAttemptAt ?? now, leaseToken: null, leaseUntil: null },
+    { status: 'sent', sentAt: now, attempts: row.attempts + 1, firstAttemptAt: row.firstAttemptAt ?? now, lastAttemptAt: now, lastStatus: status, lastError: null, leaseToken: null, leaseUntil: null },
     { where: { uid: row.uid, leaseToken: row.leaseToken } },
   );
   return changed === 1;
 }
 
 /** Not delivered: tried again when `next` says, or dead; the error kept (bounded), the lease given up. */
-export async function markFailed(model: Notifications, row: NotificationRow, error: string, next: NextAttempt, now = new Date()): Promise<boolean> {
+export async function markFailed(model: Notifications, row: NotificationRow, error: string, next: NextAttempt, now = new Date(), status: number | null = null): Promise<boolean> {
   const [changed] = await model.update(
     {
-      attempts: row.attempts + 1, firstAttemptAt: row.firstAttemptAt ?? now, lastError: error.slice(0, 1000), leaseToken: null, leaseUntil: null,
+      attempts: row.attempts + 1, firstAttemptAt: row.firstAttemptAt ?? now, lastAttemptAt: now, lastStatus: status, lastError: error.slice(0, 1000), leaseToken: null, leaseUntil: null,
       ...('dead' in next ? { status: 'dead' as const } : { dueAt: next.retryAt }),
     },
     { where: { uid: row.uid, leaseToken: row.leaseToken } },

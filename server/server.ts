@@ -73,7 +73,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const sweeper = startExpirySweeper(models, config.accessExpirySweepMs);
   const n = config.notifications;
   const dispatcher = startNotificationDispatcher(models, { email: n.smtpUrl ? smtpTransport(n.smtpUrl, n.mailFrom) : logTransport() }, {
-    intervalMs: n.intervalMs, messageDomain: new URL(config.publicUrl ?? 'http://localhost').hostname,
+    intervalMs: n.intervalMs, leaseMs: n.leaseMs, messageDomain: new URL(config.publicUrl ?? 'http://localhost').hostname,
   });
   // In a cluster the primary serves METRICS_PORT (scripts/start.ts).
   const metrics = config.metricsPort !== undefined && !cluster.isWorker

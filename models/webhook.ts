@@ -1,0 +1,30 @@
+/**
+ * A tenant's webhook endpoints (issue 44, migrations/0024). The signing secret is kept sealed by the secret box and
+ * never rendered; during a rotation's overlap the previous secret signs too, until `previousSecretUntil`.
+ */
+import { DataTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { Row, RowModel } from './define';
+import { defineModel, jsonText } from './define';
+
+export function defineWebhook(sequelize: Sequelize): RowModel {
+  return defineModel(sequelize, 'Webhook', 'webhooks', {
+    url: { type: DataTypes.STRING(2000), allowNull: false },
+    events: jsonText('events', []),
+    active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+    secret: { type: DataTypes.TEXT, allowNull: false },
+    previousSecret: { type: DataTypes.TEXT, allowNull: true },
+    previousSecretUntil: { type: DataTypes.DATE(3), allowNull: true },
+  });
+}
+
+/** The tenant's active endpoints subscribed to `event` (their uids), read in the change's transaction. */
+export async function endpointsFor(model: RowModel, tenantUid: string, event: string, transaction: Transaction): Promise<string[]> {
+  const rows = await model.findAll({ where: { tenantUid, active: true }, attributes: ['uid', 'events'], transaction });
+  return rows.filter((r) => (r.events as string[]).includes(event)).map((r) => r.uid as string);
+}
+
+/** The sealed secrets that sign a delivery at `now`: the current one, then the previous one while its overlap lasts. */
+export function signingSecrets(row: Row, now: Date): string[] {
+  const until = row.previousSecretUntil as Date | null;
+  return [row.secret as string, ...(row.previousSecret && until && until.getTime() > now.getTime() ? [row.previousSecret as string] : [])];
+}
