@@ -235,4 +235,10 @@ export const genericOperations = {
   "replaceUser": {"collection":"users","kind":"replace"},
   "patchUser": {"collection":"users","kind":"patch"},
   "deleteUser": {"collection":"users","kind":"delete"},
+  "listWebhooks": {"collection":"webhooks","kind":"list"},
+  "createWebhook": {"collection":"webhooks","kind":"create"},
+  "getWebhook": {"collection":"webhooks","kind":"get"},
+  "replaceWebhook": {"collection":"webhooks","kind":"replace"},
+  "patchWebhook": {"collection":"webhooks","kind":"patch"},
+  "deleteWebhook": {"collection":"webhooks","kind":"delete"},
 } as const;

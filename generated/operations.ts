@@ -1399,6 +1399,46 @@ export const operations = {
     "method": "get",
     "path": "/user",
     "tag": "Users"
+  },
+  "listWebhooks": {
+    "method": "get",
+    "path": "/webhooks",
+    "tag": "Webhooks"
+  },
+  "createWebhook": {
+    "method": "post",
+    "path": "/webhooks",
+    "tag": "Webhooks"
+  },
+  "getWebhook": {
+    "method": "get",
+    "path": "/webhooks/{id}",
+    "tag": "Webhooks"
+  },
+  "replaceWebhook": {
+    "method": "put",
+    "path": "/webhooks/{id}",
+    "tag": "Webhooks"
+  },
+  "patchWebhook": {
+    "method": "patch",
+    "path": "/webhooks/{id}",
+    "tag": "Webhooks"
+  },
+  "deleteWebhook": {
+    "method": "delete",
+    "path": "/webhooks/{id}",
+    "tag": "Webhooks"
+  },
+  "rotateWebhookSecret": {
+    "method": "post",
+    "path": "/webhooks/{id}/secret",
+    "tag": "Webhooks"
+  },
+  "listWebhookDeliveries": {
+    "method": "get",
+    "path": "/webhooks/{id}/deliveries",
+    "tag": "Webhooks"
   }
 } as const;
 

@@ -12,6 +12,7 @@ import { BadRequestError, ConflictError, ForbiddenError, type SubError } from '.
 import { checkIfMatch } from './_lib/etag';
 import { link, timestamp } from '../core/hal';
 import { mutate } from './_lib/mutation';
+import { notifyFailedStart } from './_lib/notify';
 import { hal, plain, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { replacesGeneric } from './_lib/wiring';
@@ -180,8 +181,14 @@ export const operateApplicationDeployment: Handler = withPrecheck(async (ctx) =>
   }
   const { application, environment } = await partsOf(ctx, row);
   if (decision.action === 'START') {
-    await preconditions(ctx, application, environment);
-    await checkConfigs(ctx, application, row.configs as Record<string, string>);
+    try {
+      await preconditions(ctx, application, environment);
+      await checkConfigs(ctx, application, row.configs as Record<string, string>);
+    } catch (err) {
+      // The application's owners hear of a start that could not happen (issue 44), then the caller of its refusal.
+      if (err instanceof BadRequestError) await notifyFailedStart(ctx, row.uid as string, err.message);
+      throw err;
+    }
   }
   await mutate(ctx, async (transaction) => {
     const now = new Date();

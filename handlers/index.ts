@@ -34,6 +34,7 @@ import * as applicationCredentials from './application-credentials';
 import * as applicationDeployments from './application-deployments';
 import * as providers from './providers';
 import * as graph from './graph';
+import * as webhooks from './webhooks';
 
 type HandlersOf<M> = { [K in keyof M as M[K] extends Handler ? K : never]: M[K] };
 
@@ -51,6 +52,7 @@ const own = {
   ...handlersOf(users),
   ...handlersOf(userLockout),
   ...handlersOf(userSessions),
+  ...handlersOf(webhooks),
   ...handlersOf(environments),
   ...handlersOf(schemas),
   ...handlersOf(streamConfigs),

@@ -20,12 +20,13 @@ import { grantResource } from './application-access-grants';
 import { principalResource } from './application-principals';
 import { credentialResource } from './application-credentials';
 import { deploymentResource } from './application-deployments';
+import { webhookResource } from './webhooks';
 
 export const resources = [
   userResource, groupResource, instanceResource, clusterResource, environmentResource, tenantResource, streamResource,
   streamConfigResource, schemaResource, schemaVersionResource, applicationResource, principalResource, accessResource,
   grantResource, deploymentResource, connectPluginResource, credentialResource, confidentialityResource,
-  integrityResource, supportTierResource,
+  integrityResource, supportTierResource, webhookResource,
 ] as const;
 
 export const resourceByCollection = (collection: string) => resources.find((r) => r.collection === collection);

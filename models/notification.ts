@@ -99,3 +99,71 @@ export async function countByStatus(model: Notifications): Promise<Record<Notifi
   for (const r of rows) counts[r.status] = Number(r.n);
   return counts;
 }
+
+/**
+ * The states an operator reads (the outbox metric, `npm run admin -- notifications`): a pending row is `pending`
+ * until its first attempt and `failed` while it waits for a retry after one; then `sent` or `dead`. Disjoint, so
+ * they add up to every row.
+ */
+export type DeliveryState = 'pending' | 'failed' | 'sent' | 'dead';
+export const DELIVERY_STATES: readonly DeliveryState[] = ['pending', 'failed', 'sent', 'dead'];
+
+export function deliveryState(row: { status: NotificationStatus; attempts: number }): DeliveryState {
+  return row.status === 'pending' && row.attempts > 0 ? 'failed' : row.status;
+}
+
+const inState = (state: DeliveryState) => {
+  if (state === 'pending') return { status: 'pending', attempts: 0 };
+  if (state === 'failed') return { status: 'pending', attempts: { [Op.gt]: 0 } };
+  return { status: state };
+};
+
+/** How many rows are in each delivery state: one grouped COUNT, read by the metric at scrape time. */
+export async function countByState(model: Notifications): Promise<Record<DeliveryState, number>> {
+  const s = model.sequelize!;
+  const rows = await model.findAll({
+    attributes: ['status', [s.fn('COUNT', s.col('uid')), 'n'], [s.fn('SUM', s.literal('CASE WHEN attempts > 0 THEN 1 ELSE 0 END')), 'tried']],
+    group: ['status'], raw: true,
+  }) as unknown as { status: NotificationStatus; n: string | number; tried: string | number | null }[];
+  const counts: Record<DeliveryState, number> = { pending: 0, failed: 0, sent: 0, dead: 0 };
+  for (const r of rows) {
+    if (r.status !== 'pending') counts[r.status] = Number(r.n);
+    else [counts.pending, counts.failed] = [Number(r.n) - Number(r.tried ?? 0), Number(r.tried ?? 0)];
+  }
+  return counts;
+}
+
+/** The newest rows first, of one state or all. */
+export function listNotifications(model: Notifications, o: { state?: DeliveryState; limit: number }): Promise<NotificationRow[]> {
+  return model.findAll({ where: o.state ? inState(o.state) : {}, order: [['createdAt', 'DESC'], ['uid', 'DESC']], limit: o.limit });
+}
+
+export async function findNotification(model: Notifications, uid: string): Promise<NotificationRow | null> {
+  return model.findByPk(uid);
+}
+
+/**
+ * Due at once again, as if just written: attempts 0 and no first attempt, so a retried message gets the schedule's
+ * whole day of retries rather than dying on its next failure; the last attempt's error and status stay for the
+ * reader. A compare-and-set: a sent row is never sent again, and a row a host holds under a live lease is left to
+ * it (that host is sending it now). The lease of a host whose lease ran out is taken away, so its late answer
+ * changes nothing.
+ */
+export async function retryNotification(model: Notifications, uid: string, now = new Date()): Promise<{ outcome: 'retried' | 'missing' | 'sent' | 'leased'; row: NotificationRow | null }> {
+  const [changed] = await model.update(
+    { status: 'pending', dueAt: now, attempts: 0, firstAttemptAt: null, leaseToken: null, leaseUntil: null },
+    { where: { uid, status: ['pending', 'dead'], [Op.or]: [{ leaseUntil: null }, { leaseUntil: { [Op.lt]: now } }] } },
+  );
+  const row = await model.findByPk(uid);
+  if (changed === 1) return { outcome: 'retried', row };
+  return { outcome: row === null ? 'missing' : row.status === 'sent' ? 'sent' : 'leased', row };
+}
+
+/** Every dead row due at once again, as retryNotification makes one: how many. */
+export async function retryDead(model: Notifications, now = new Date()): Promise<number> {
+  const [changed] = await model.update(
+    { status: 'pending', dueAt: now, attempts: 0, firstAttemptAt: null, leaseToken: null, leaseUntil: null },
+    { where: { status: 'dead' } },
+  );
+  return changed;
+}

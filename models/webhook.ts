@@ -5,6 +5,8 @@
 import { DataTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Row, RowModel } from './define';
 import { defineModel, jsonText } from './define';
+import type { NotificationRow, Notifications } from './notification';
+import { countSlicesUpTo, type Order } from './select-sql';
 
 export function defineWebhook(sequelize: Sequelize): RowModel {
   return defineModel(sequelize, 'Webhook', 'webhooks', {
@@ -27,4 +29,23 @@ export async function endpointsFor(model: RowModel, tenantUid: string, event: st
 export function signingSecrets(row: Row, now: Date): string[] {
   const until = row.previousSecretUntil as Date | null;
   return [row.secret as string, ...(row.previousSecret && until && until.getTime() > now.getTime() ? [row.previousSecret as string] : [])];
+}
+
+/** A delivery of an endpoint: the outbox row that carries it, as its last attempt left it. */
+export type Delivery = Pick<NotificationRow, 'uid' | 'event' | 'status' | 'attempts' | 'createdAt' | 'dueAt' | 'lastAttemptAt' | 'lastStatus' | 'lastError' | 'sentAt'>;
+
+const DELIVERY_ORDER: Order = [['createdAt', 'DESC'], ['uid', 'DESC']];
+
+/**
+ * One page of an endpoint's deliveries, newest first, off the `(recipient, created_at)` index, with its total
+ * counted at most `window` rows past the page's end (`capped`: the total is a lower bound).
+ */
+export async function deliveriesOf(model: Notifications, webhookUid: string, page: { page: number; size: number }, window = 1000): Promise<{ rows: Delivery[]; total: number; capped: boolean }> {
+  const where = { recipient: webhookUid, channel: 'webhook' };
+  const offset = page.page * page.size;
+  const rows = await model.findAll({ where, order: DELIVERY_ORDER, limit: page.size, offset });
+  if ((rows.length > 0 && rows.length < page.size) || (rows.length === 0 && offset === 0)) return { rows, total: offset + rows.length, capped: false };
+  const limit = offset + page.size + window;
+  const counted = await countSlicesUpTo(model as never, [where], limit + 1, DELIVERY_ORDER);
+  return { rows, total: counted, capped: counted > limit };
 }

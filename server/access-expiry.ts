@@ -4,22 +4,26 @@
  * revoked, so every worker of every host may sweep at once and each grant is still revoked once. Sweeps never
  * overlap within a process (the next is scheduled when one ends), and `stop` waits for the one running. The same
  * timer removes what the embedded issuer's browser sign-in no longer needs (expired requests and codes, ended
- * sessions with their refresh-token families; models/issuer-state).
+ * sessions with their refresh-token families; models/issuer-state), and marks the grants ending within seven days,
+ * whose application owners are told once (issue 44).
  */
 import type { Models } from '../models';
-import { expireDueGrants } from '../models/grant-expiry';
+import { expireDueGrants, warnExpiringGrants } from '../models/grant-expiry';
 import { sweepIssuerState } from '../models/issuer-state';
 import { logger } from '../core/logger';
 
 export interface Sweeper { stop: () => Promise<void> }
 
-async function sweepAll(models: Models): Promise<string[]> {
-  const revoked = await expireDueGrants(models);
-  await sweepIssuerState(models, new Date());
+/** `publicRoot`: the portal's root for the notices' links, known once the service listens. */
+const sweepAll = (publicRoot: () => string) => async (models: Models): Promise<string[]> => {
+  const now = new Date();
+  const revoked = await expireDueGrants(models, now, publicRoot());
+  await warnExpiringGrants(models, now, publicRoot());
+  await sweepIssuerState(models, now);
   return revoked;
-}
+};
 
-export function startExpirySweeper(models: Models, intervalMs: number, sweep: (models: Models) => Promise<string[]> = sweepAll): Sweeper {
+export function startExpirySweeper(models: Models, intervalMs: number, publicRoot: () => string, sweep: (models: Models) => Promise<string[]> = sweepAll(publicRoot)): Sweeper {
   if (intervalMs <= 0) return { stop: async () => undefined };
   let stopped = false;
   let running: Promise<void> | undefined;

@@ -10,8 +10,10 @@ import { claim, markFailed, markSent, type NotificationRow } from '../models/not
 import { nextAttempt } from '../core/rules/notification-schedule';
 import { logger } from '../core/logger';
 import type { Mail, MailTransport } from '../providers/mail';
+import { WebhookError } from '../providers/webhook';
+import { Undeliverable, type WebhookChannel } from './webhook-channel';
 
-export interface Channels { email: MailTransport }
+export interface Channels { email: MailTransport; webhook?: WebhookChannel }
 
 export interface DispatchOptions {
   intervalMs: number;
@@ -28,10 +30,13 @@ export interface Dispatcher { stop: () => Promise<void>; runOnce: () => Promise<
 /** An email row's payload: the recipient and the words (core/rules/notification-events made them when it was written). */
 type EmailPayload = Omit<Mail, 'messageId'>;
 
-async function send(row: NotificationRow, channels: Channels, messageDomain: string): Promise<void> {
-  if (row.channel !== 'email') throw new Error(`no channel ${row.channel} in this version`);
+/** Sends one row through its channel; answers the endpoint's HTTP status for a webhook, null for a mail. */
+async function send(row: NotificationRow, channels: Channels, messageDomain: string): Promise<number | null> {
+  if (row.channel === 'webhook' && channels.webhook) return channels.webhook.send(row);
+  if (row.channel !== 'email') throw new Undeliverable(`no channel ${row.channel} in this process`);
   const mail = JSON.parse(row.payload) as EmailPayload;
   await channels.email.send({ ...mail, messageId: `<${row.uid}@${messageDomain}>` });
+  return null;
 }
 
 export function startNotificationDispatcher(models: Models, channels: Channels, o: DispatchOptions): Dispatcher {
@@ -48,12 +53,12 @@ export function startNotificationDispatcher(models: Models, channels: Channels, 
     for (const row of rows) {
       const now = new Date();
       try {
-        await send(row, channels, o.messageDomain);
-        await markSent(models.Notification, row);
+        const status = await send(row, channels, o.messageDomain);
+        await markSent(models.Notification, row, new Date(), status);
       } catch (err) {
-        const next = nextAttempt(row.attempts + 1, row.firstAttemptAt ?? now, now, random());
+        const next = err instanceof Undeliverable ? { dead: true as const } : nextAttempt(row.attempts + 1, row.firstAttemptAt ?? now, now, random());
         const message = (err as Error).message ?? String(err);
-        await markFailed(models.Notification, row, message, next, now);
+        await markFailed(models.Notification, row, message, next, now, err instanceof WebhookError ? err.status : null);
         logger.warn({ notification: row.uid, event: row.event, channel: row.channel, attempts: row.attempts + 1, error: message, dead: 'dead' in next }, 'notification not delivered');
       }
     }

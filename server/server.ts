@@ -20,6 +20,7 @@ import { collectMetrics } from './telemetry/metrics';
 import { listenMetrics, serviceMetrics } from './telemetry/metrics-endpoint';
 import { startExpirySweeper } from './access-expiry';
 import { startNotificationDispatcher } from './notification-dispatch';
+import { webhookChannel } from './webhook-channel';
 import { logTransport, smtpTransport } from '../providers/mail';
 
 export interface RunningServer {
@@ -70,9 +71,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     s.once('error', reject);
   });
   answerParserErrors(server);
-  const sweeper = startExpirySweeper(models, config.accessExpirySweepMs);
+  const sweeper = startExpirySweeper(models, config.accessExpirySweepMs, () => publicRoot);
   const n = config.notifications;
-  const dispatcher = startNotificationDispatcher(models, { email: n.smtpUrl ? smtpTransport(n.smtpUrl, n.mailFrom) : logTransport() }, {
+  const dispatcher = startNotificationDispatcher(models, {
+    email: n.smtpUrl ? smtpTransport(n.smtpUrl, n.mailFrom) : logTransport(),
+    webhook: webhookChannel(models, secrets, { allowHttp: n.webhookAllowHttp, allowPrivate: n.webhookAllowPrivate }),
+  }, {
     intervalMs: n.intervalMs, leaseMs: n.leaseMs, messageDomain: new URL(config.publicUrl ?? 'http://localhost').hostname,
   });
   // In a cluster the primary serves METRICS_PORT (scripts/start.ts).

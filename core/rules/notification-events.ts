@@ -17,7 +17,7 @@ export interface Team { name: string; email: string | null; members: Person[] }
 
 interface Common {
   application: { uid: string; name: string; shortName: string };
-  environment: { name: string; shortName: string };
+  environment: { uid: string; name: string; shortName: string };
   applicationOwners: Team;
   /** Who did it; null when the platform did (an expiry). */
   actor: Person | null;

@@ -79,7 +79,7 @@ async function blockingGrant(ctx: RequestContext, key: string, now: Date, transa
   const open = await ctx.models.ApplicationAccessGrant.findOne({ where: { openKey: key }, transaction });
   if (!open) return null;
   const expired = hasExpired(open.expiresAt as Date | null, now);
-  if (open.status === 'Approved' && expired && (await expireGrant(ctx.models, open, now, transaction))) return null;
+  if (open.status === 'Approved' && expired && (await expireGrant(ctx.models, open, now, transaction, ctx.deps.publicRoot()))) return null;
   return open;
 }
 

@@ -16,7 +16,7 @@ describe('startExpirySweeper', () => {
   it('sweeps once per interval, after the previous sweep ended', async () => {
     let finish: () => void = () => undefined;
     const sweep = vi.fn(() => new Promise<string[]>((resolve) => { finish = () => resolve([]); }));
-    const sweeper = startExpirySweeper(models, 1000, sweep);
+    const sweeper = startExpirySweeper(models, 1000, () => '', sweep);
     expect(sweep).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1000);
     expect(sweep).toHaveBeenCalledTimes(1);
@@ -31,7 +31,7 @@ describe('startExpirySweeper', () => {
 
   it('a failed sweep is followed by the next one', async () => {
     const sweep = vi.fn().mockRejectedValueOnce(new Error('connection refused')).mockResolvedValue(['a']);
-    const sweeper = startExpirySweeper(models, 1000, sweep);
+    const sweeper = startExpirySweeper(models, 1000, () => '', sweep);
     await vi.advanceTimersByTimeAsync(2000);
     expect(sweep).toHaveBeenCalledTimes(2);
     await sweeper.stop();
@@ -40,7 +40,7 @@ describe('startExpirySweeper', () => {
   it('stop waits for the running sweep and no other starts', async () => {
     let finish: () => void = () => undefined;
     const sweep = vi.fn(() => new Promise<string[]>((resolve) => { finish = () => resolve([]); }));
-    const sweeper = startExpirySweeper(models, 1000, sweep);
+    const sweeper = startExpirySweeper(models, 1000, () => '', sweep);
     await vi.advanceTimersByTimeAsync(1000);
     let stopped = false;
     const stopping = sweeper.stop().then(() => { stopped = true; });
@@ -54,7 +54,7 @@ describe('startExpirySweeper', () => {
 
   it('an interval of 0 never sweeps', async () => {
     const sweep = vi.fn(async () => []);
-    const sweeper = startExpirySweeper(models, 0, sweep);
+    const sweeper = startExpirySweeper(models, 0, () => '', sweep);
     await vi.advanceTimersByTimeAsync(100_000);
     expect(sweep).not.toHaveBeenCalled();
     await sweeper.stop();

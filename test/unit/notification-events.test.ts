@@ -8,7 +8,7 @@ const access = (extra: Partial<AccessFacts> = {}): AccessFacts => ({
   kind: 'access',
   stream: { uid: 's1', name: 'payments' },
   application: { uid: 'a1', name: 'Billing', shortName: 'billing' },
-  environment: { name: 'Development', shortName: 'dev' },
+  environment: { uid: 'e1', name: 'Development', shortName: 'dev' },
   accessType: 'CONSUMER',
   streamOwners: streamTeam,
   applicationOwners: appTeam,
@@ -17,7 +17,7 @@ const access = (extra: Partial<AccessFacts> = {}): AccessFacts => ({
   ...extra,
 });
 const deployment = (extra: Partial<DeploymentFacts> = {}): DeploymentFacts => ({
-  kind: 'deployment', application: { uid: 'a1', name: 'Billing', shortName: 'billing' }, environment: { name: 'Development', shortName: 'dev' },
+  kind: 'deployment', application: { uid: 'a1', name: 'Billing', shortName: 'billing' }, environment: { uid: 'e1', name: 'Development', shortName: 'dev' },
   applicationOwners: appTeam, actor: { name: 'Ann App', email: 'ann@example.com' }, ...extra,
 });
 const emails = (r: { to: { email: string | null }[] }) => r.to.map((p) => p.email);

@@ -4794,6 +4794,135 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The tenant's webhook endpoints (TENANT_ADMIN; anyone else sees an empty page), paged and sortable (`url`, `active`, `created_at`, `modified_at`).
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers an endpoint for the tenant's notifications (TENANT_ADMIN). The reply carries the signing `secret`,
+         *     this once. While the tenant's setting `notificationsEnabled` is `"true"`, every event the endpoint subscribes
+         *     to is delivered to it (see the callback `event`): written to the outbox in the transaction of the change, then
+         *     POSTed by whichever instance claims it, retried with exponential backoff and jitter (30 s doubling to an hour)
+         *     for 24 hours, then dead. A redirect is not followed; a 2xx answer within 10 s is a delivery. The endpoint's
+         *     last deliveries are at its `deliveries` link. Audited as CREATED (Tenant, `details.webhook`), the secret never.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description One endpoint (TENANT_ADMIN; 404 for anyone else), with `ETag`. The secret is never shown.
+         */
+        get: operations["getWebhook"];
+        /**
+         * Replace a webhook endpoint
+         * @description Replaces `url`, `events` and `active` (absent `active` is `true`); the secret stays. TENANT_ADMIN. Audited as UPDATED (Tenant).
+         */
+        put: operations["replaceWebhook"];
+        post?: never;
+        /**
+         * Remove a webhook endpoint
+         * @description Removes the endpoint (TENANT_ADMIN); its deliveries not yet made are not made. Audited as DELETED (Tenant).
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes the given fields only (`active: false` pauses deliveries). TENANT_ADMIN. Audited as UPDATED (Tenant).
+         */
+        patch: operations["patchWebhook"];
+        trace?: never;
+    };
+    "/webhooks/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's signing secret
+         * @description Makes a new signing secret, answered this once (TENANT_ADMIN; the `rotateSecret` link). For `overlap` (default
+         *     `PT24H`, at most `P7D`) every delivery carries two signatures, one by the new secret and one by the previous,
+         *     so the receiver can switch at its own pace; then the previous one stops. Rotating again during an overlap ends
+         *     the older secret at once. Audited as UPDATED (Tenant) with `details.secret` `***`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The deliveries of a webhook endpoint
+         * @description The endpoint's deliveries, newest first, each with its last attempt: status, time, the endpoint's HTTP status
+         *     and the error (TENANT_ADMIN; the `deliveries` link). Paged (`page`, `size`); the order is fixed.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9685,6 +9814,397 @@ export interface components {
                 self: components["schemas"]["Link"];
                 user: components["schemas"]["Link"];
             };
+        };
+        /**
+         * @description What a notification tells: an access request and each decision on it, access about to end (within 7 days,
+         *     once per grant) and ended, and a deployment started, stopped or failed to start.
+         * @example access.requested
+         * @enum {string}
+         */
+        NotificationEventName: "access.requested" | "access.approved" | "access.denied" | "access.revoked" | "access.cancelled" | "access.expiring" | "access.expired" | "deployment.started" | "deployment.stopped" | "deployment.failed";
+        /** @description Writable fields of a webhook endpoint. */
+        WebhookFields: {
+            /**
+             * @description Where deliveries are POSTed. `https` only (plain `http` only where the service runs with
+             *     `WEBHOOK_ALLOW_HTTP=true`); no user or password in it, no fragment; a host that is or resolves to a loopback,
+             *     private, link-local, shared (CGNAT) or cloud-metadata address is refused (unless `WEBHOOK_ALLOW_PRIVATE=true`),
+             *     and the address is checked again at every connection, so a name that later resolves elsewhere is still refused.
+             * @example https://hooks.example.com/platform
+             */
+            url?: string;
+            /**
+             * @description The events delivered to this endpoint.
+             * @example [
+             *       "access.requested",
+             *       "access.approved"
+             *     ]
+             */
+            events?: components["schemas"]["NotificationEventName"][];
+            /**
+             * @description Whether deliveries are made (default `true`). A delivery due while the endpoint is inactive is not made and is marked dead.
+             * @example true
+             */
+            active?: boolean;
+        };
+        /**
+         * @description A webhook endpoint to create (POST) or the full replacement (PUT); `active` defaults to `true`.
+         * @example {
+         *       "url": "https://hooks.example.com/platform",
+         *       "events": [
+         *         "access.requested",
+         *         "access.approved"
+         *       ]
+         *     }
+         */
+        WebhookCreate: components["schemas"]["WebhookFields"] & {
+            url: string;
+            events: components["schemas"]["NotificationEventName"][];
+        };
+        /**
+         * @description The fields to change.
+         * @example {
+         *       "active": false
+         *     }
+         */
+        WebhookPatch: components["schemas"]["WebhookFields"];
+        /**
+         * @example {
+         *       "uid": "5e0c2f1a9b8d4c7e8f6a5b4c3d2e1f00",
+         *       "url": "https://hooks.example.com/platform",
+         *       "events": [
+         *         "access.requested",
+         *         "access.approved"
+         *       ],
+         *       "active": true,
+         *       "previousSecretValidUntil": null,
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "admin@demo.local",
+         *       "modified_by": "admin@demo.local",
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/webhooks/5e0c2f1a9b8d4c7e8f6a5b4c3d2e1f00"
+         *         },
+         *         "webhook": {
+         *           "href": "https://portal.example.com/api/webhooks/5e0c2f1a9b8d4c7e8f6a5b4c3d2e1f00"
+         *         },
+         *         "deliveries": {
+         *           "href": "https://portal.example.com/api/webhooks/5e0c2f1a9b8d4c7e8f6a5b4c3d2e1f00/deliveries"
+         *         },
+         *         "rotateSecret": {
+         *           "href": "https://portal.example.com/api/webhooks/5e0c2f1a9b8d4c7e8f6a5b4c3d2e1f00/secret"
+         *         },
+         *         "edit": {
+         *           "href": "https://portal.example.com/api/webhooks/5e0c2f1a9b8d4c7e8f6a5b4c3d2e1f00"
+         *         },
+         *         "delete": {
+         *           "href": "https://portal.example.com/api/webhooks/5e0c2f1a9b8d4c7e8f6a5b4c3d2e1f00"
+         *         }
+         *       }
+         *     }
+         */
+        Webhook: components["schemas"]["Common"] & {
+            url: string;
+            events: components["schemas"]["NotificationEventName"][];
+            active: boolean;
+            /**
+             * @description During a secret rotation's overlap: until when the previous secret still signs each delivery (ISO-8601, UTC); otherwise `null`.
+             * @example null
+             */
+            previousSecretValidUntil: string | null;
+            /** @description `webhook`, `deliveries`, and `edit`, `delete` and `rotateSecret` for tenant admins; `self` only where embedded. */
+            _links?: {
+                self: components["schemas"]["Link"];
+                webhook?: components["schemas"]["Link"];
+                deliveries?: components["schemas"]["Link"];
+                rotateSecret?: components["schemas"]["Link"];
+                edit?: components["schemas"]["Link"];
+                delete?: components["schemas"]["Link"];
+            };
+        };
+        /**
+         * @description The signing secret in the Standard Webhooks form (`whsec_` and 32 random bytes in base64), for verifying the
+         *     `webhook-signature` header (HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`). Answered once, in the
+         *     reply that makes it; stored encrypted, never shown again, never logged or audited.
+         * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw96zGg9m4Wnk=
+         */
+        WebhookSecret: string;
+        /**
+         * @description The new endpoint, with its signing secret shown this once.
+         * @example {
+         *       "uid": "5e0c2f1a9b8d4c7e8f6a5b4c3d2e1f00",
+         *       "url": "https://hooks.example.com/platform",
+         *       "events": [
+         *         "access.requested",
+         *         "access.approved"
+         *       ],
+         *       "active": true,
+         *       "previousSecretValidUntil": null,
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw96zGg9m4Wnk=",
+         *       "created_at": "2026-11-21T10:15:30",
+         *       "modified_at": "2026-11-21T10:15:30",
+         *       "created_by": "admin@demo.local",
+         *       "modified_by": "admin@demo.local",
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/webhooks/5e0c2f1a9b8d4c7e8f6a5b4c3d2e1f00"
+         *         }
+         *       }
+         *     }
+         */
+        WebhookCreated: components["schemas"]["Webhook"] & {
+            secret: components["schemas"]["WebhookSecret"];
+        };
+        /**
+         * @description How long the previous secret keeps signing deliveries beside the new one.
+         * @example {
+         *       "overlap": "PT24H"
+         *     }
+         */
+        WebhookRotation: {
+            /**
+             * @description An ISO-8601 duration from now, at most `P7D` (default `PT24H`); `PT0S` ends the previous secret at once.
+             * @example PT24H
+             */
+            overlap?: string;
+        };
+        /**
+         * @description The new signing secret (shown this once) and until when the previous one still signs.
+         * @example {
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw96zGg9m4Wnk=",
+         *       "previousSecretValidUntil": "2026-11-22T10:15:30.000Z",
+         *       "_links": {
+         *         "webhook": {
+         *           "href": "https://portal.example.com/api/webhooks/5e0c2f1a9b8d4c7e8f6a5b4c3d2e1f00"
+         *         }
+         *       }
+         *     }
+         */
+        WebhookRotated: {
+            secret: components["schemas"]["WebhookSecret"];
+            /**
+             * @description ISO-8601, UTC; `null` when the previous secret stopped at once.
+             * @example 2026-11-22T10:15:30.000Z
+             */
+            previousSecretValidUntil: string | null;
+            _links: {
+                webhook: components["schemas"]["Link"];
+            };
+        };
+        WebhookCollection: {
+            _embedded: {
+                webhooks: components["schemas"]["Webhook"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /**
+         * @description One delivery of an event to the endpoint, with its last attempt.
+         * @example {
+         *       "id": "9d8c7b6a5f4e4d3c2b1a0f9e8d7c6b5a",
+         *       "event": "access.requested",
+         *       "status": "sent",
+         *       "attempts": 1,
+         *       "createdAt": "2026-11-21T10:15:30.120Z",
+         *       "lastAttemptAt": "2026-11-21T10:15:30.480Z",
+         *       "lastStatus": 204,
+         *       "lastError": null,
+         *       "nextAttemptAt": null,
+         *       "sentAt": "2026-11-21T10:15:30.480Z"
+         *     }
+         */
+        WebhookDelivery: {
+            /**
+             * @description The `webhook-id` header of every attempt of this delivery (the same on a retry).
+             * @example 9d8c7b6a5f4e4d3c2b1a0f9e8d7c6b5a
+             */
+            id: string;
+            event: components["schemas"]["NotificationEventName"];
+            /**
+             * @description `pending`: not yet delivered (`attempts` > 0: failed so far, tried again at `nextAttemptAt`); `sent`: the endpoint answered 2xx; `dead`: given up after 24 hours of retries (`npm run admin -- notifications retry <id>` tries again).
+             * @example sent
+             * @enum {string}
+             */
+            status: "pending" | "sent" | "dead";
+            /** @example 1 */
+            attempts: number;
+            /**
+             * @description ISO-8601, UTC.
+             * @example 2026-11-21T10:15:30.120Z
+             */
+            createdAt: string;
+            /** @example 2026-11-21T10:15:30.480Z */
+            lastAttemptAt: string | null;
+            /**
+             * @description The endpoint's HTTP status at the last attempt; `null` when it did not answer.
+             * @example 204
+             */
+            lastStatus: number | null;
+            /**
+             * @description Why the last attempt failed (never a secret).
+             * @example null
+             */
+            lastError: string | null;
+            /**
+             * @description When a pending delivery is tried next.
+             * @example null
+             */
+            nextAttemptAt: string | null;
+            /** @example 2026-11-21T10:15:30.480Z */
+            sentAt: string | null;
+        };
+        /**
+         * @example {
+         *       "_embedded": {
+         *         "deliveries": [
+         *           {
+         *             "id": "9d8c7b6a5f4e4d3c2b1a0f9e8d7c6b5a",
+         *             "event": "access.requested",
+         *             "status": "pending",
+         *             "attempts": 2,
+         *             "createdAt": "2026-11-21T10:15:30.120Z",
+         *             "lastAttemptAt": "2026-11-21T10:16:01.200Z",
+         *             "lastStatus": 503,
+         *             "lastError": "HTTP 503",
+         *             "nextAttemptAt": "2026-11-21T10:17:05.000Z",
+         *             "sentAt": null
+         *           }
+         *         ]
+         *       },
+         *       "_links": {
+         *         "self": {
+         *           "href": "https://portal.example.com/api/webhooks/5e0c2f1a9b8d4c7e8f6a5b4c3d2e1f00/deliveries?page=0&size=20"
+         *         }
+         *       },
+         *       "page": {
+         *         "size": 20,
+         *         "totalElements": 1,
+         *         "totalPages": 1,
+         *         "number": 0
+         *       }
+         *     }
+         */
+        WebhookDeliveryCollection: {
+            _embedded: {
+                deliveries: components["schemas"]["WebhookDelivery"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /**
+         * @description What happened. `application` and `environment` always; `stream`, `accessType`, `grant`, `reason` and `expiresAt`
+         *     for access events; `deployment` and `error` for deployment events. `actor` is who did it (`null` when the
+         *     platform did: an expiry, an automatic approval, a failed start's own failure). `link` is the portal page where
+         *     a person acts on it.
+         */
+        NotificationData: {
+            event: components["schemas"]["NotificationEventName"];
+            /**
+             * @description The tenant's shortName.
+             * @example demo
+             */
+            tenant: string;
+            application: {
+                uid: string;
+                name: string;
+                shortName: string;
+            };
+            environment: {
+                uid: string;
+                name: string;
+                shortName: string;
+            };
+            stream?: {
+                uid: string;
+                name: string;
+            };
+            /** @enum {string} */
+            accessType?: "CONSUMER" | "PRODUCER";
+            /** @description The grant's uid. */
+            grant?: string;
+            /** @description The deployment's uid. */
+            deployment?: string;
+            reason?: string | null;
+            /** @description ISO-8601, UTC. */
+            expiresAt?: string | null;
+            error?: string | null;
+            actor: {
+                name: string;
+                email: string | null;
+            } | null;
+            /**
+             * @description The portal page.
+             * @example https://portal.example.com/streams/3f2a…?tab=environments
+             */
+            link: string;
+        };
+        /**
+         * @description A delivery's body: a CloudEvents 1.0 event in structured JSON mode (`application/cloudevents+json`). `id` is
+         *     the event's own (the same for every endpoint it goes to); the `webhook-id` header is the delivery's (the same
+         *     on each retry of it, so a receiver recognises a second delivery after a crash mid-send).
+         * @example {
+         *       "specversion": "1.0",
+         *       "id": "2b4c6d8e0f1a4b3c5d7e9f0a1b2c3d4e",
+         *       "source": "https://portal.example.com/api",
+         *       "type": "platform.access.requested",
+         *       "subject": "7a1b2c3d4e5f40718293a4b5c6d7e8f9",
+         *       "time": "2026-11-21T10:15:30.120Z",
+         *       "datacontenttype": "application/json",
+         *       "data": {
+         *         "event": "access.requested",
+         *         "tenant": "demo",
+         *         "application": {
+         *           "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
+         *           "name": "Billing",
+         *           "shortName": "billing"
+         *         },
+         *         "environment": {
+         *           "uid": "1d2e3f4a5b6c4d7e8f901a2b3c4d5e6f",
+         *           "name": "Development",
+         *           "shortName": "dev"
+         *         },
+         *         "stream": {
+         *           "uid": "3f2a1b0c9d8e4f7a6b5c4d3e2f1a0b9c",
+         *           "name": "payments"
+         *         },
+         *         "accessType": "CONSUMER",
+         *         "grant": "7a1b2c3d4e5f40718293a4b5c6d7e8f9",
+         *         "actor": {
+         *           "name": "Ada Lovelace",
+         *           "email": "ada@example.com"
+         *         },
+         *         "link": "https://portal.example.com/streams/3f2a1b0c9d8e4f7a6b5c4d3e2f1a0b9c?tab=environments"
+         *       }
+         *     }
+         */
+        NotificationEvent: {
+            /** @enum {string} */
+            specversion: "1.0";
+            /** @example 2b4c6d8e0f1a4b3c5d7e9f0a1b2c3d4e */
+            id: string;
+            /**
+             * @description The service's API root.
+             * @example https://portal.example.com/api
+             */
+            source: string;
+            /**
+             * @description `platform.` and the event name.
+             * @example platform.access.requested
+             */
+            type: string;
+            /**
+             * @description The uid of the grant or deployment it is about.
+             * @example 7a1b2c3d4e5f40718293a4b5c6d7e8f9
+             */
+            subject?: string;
+            /**
+             * @description When it happened (ISO-8601, UTC).
+             * @example 2026-11-21T10:15:30.120Z
+             */
+            time: string;
+            /** @enum {string} */
+            datacontenttype: "application/json";
+            data: components["schemas"]["NotificationData"];
         };
     };
     responses: {
@@ -23272,6 +23792,364 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+                /**
+                 * @description `field[,asc|desc]`, repeatable. Sortable: the resource's scalar fields plus `created_at` and `modified_at`.
+                 *     Ties are broken by `uid`. The default order (`created_at`), `modified_at` and `name` are read off an index
+                 *     within the tenant, so their pages cost the same however many rows there are; other fields sort the caller's
+                 *     matching rows first.
+                 * @example [
+                 *       "created_at,desc"
+                 *     ]
+                 */
+                sort?: components["parameters"]["sort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhook endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["WebhookCollection"];
+                    "application/x-spring-data-compact+json": components["schemas"]["CompactCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description Registered; `Location` is the new endpoint's URI. The signing secret is in the body, only here. */
+            201: {
+                headers: {
+                    /** @description URI of the new endpoint */
+                    Location?: string;
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the item's ETag equals this value.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    /** @description Version of the endpoint */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Webhook"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    replaceWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description The updated endpoint. */
+            200: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    patchWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPatch"];
+            };
+        };
+        responses: {
+            /** @description The updated endpoint. */
+            200: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Only apply the change when the item's ETag equals this value (else 412).
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookRotation"];
+            };
+        };
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["WebhookRotated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number, at most 1,000,000,000 (a larger one is 400 naming `page`).
+                 * @example 0
+                 */
+                page?: components["parameters"]["page"];
+                /**
+                 * @description Entries per page, 1 to 10,000 (another value is 400 naming `size`).
+                 * @example 20
+                 */
+                size?: components["parameters"]["size"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The resource uid: 32 hexadecimal digits, as in the resource's `self` link. Capital letters and hyphens are
+                 *     accepted too (the UUID form `0c9f3e4a-5b6c-4d7e-8f90-1a2b3c4d5e6f` names the same resource). A value of
+                 *     another form names no resource: 404, like an unknown uid.
+                 * @example 0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/hal+json": components["schemas"]["WebhookDeliveryCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
         };
     };
