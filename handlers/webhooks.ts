@@ -47,7 +47,7 @@ export const webhookResource: Resource<'webhooks', never> = {
   auditAs: asTenant,
   fields: [
     { name: 'url' },
-    { name: 'events', kind: 'list', input: (v) => (Array.isArray(v) ? [...new Set(v)] : v) },
+    { name: 'events', kind: 'list' },
     { name: 'active', default: () => true, input: (v) => v ?? true },
   ],
   associations: [],
@@ -72,6 +72,8 @@ const stillSigning = (row: Row, now: Date) => !!row.previousSecret && !!row.prev
 /** The overlap asked for: an ISO-8601 duration from now, at most seven days; PT24H when none is given. */
 function overlapEnd(body: unknown, now: Date): Date {
   const raw = (body as { overlap?: unknown } | null | undefined)?.overlap ?? 'PT24H';
+  // No overlap at all: the previous secret stops with this call (a duration parser of access times refuses zero).
+  if (typeof raw === 'string' && /^P(T0+[HMS]|0+[YMWD])$/i.test(raw.trim())) return now;
   const parsed = parseDuration(raw);
   const end = parsed.ok ? endOf(now, parsed.value) : null;
   const refuse = (message: string) => new BadRequestError([`overlap: ${message}`], [{ field: 'overlap', message, rejectedValue: raw }]);

@@ -58,10 +58,11 @@ const claimable = (now: Date) => ({
 
 /**
  * Leases up to `limit` due messages for `leaseMs` and answers them (oldest due first). What another claimer leased
- * in between is not among them; nothing is answered twice while its lease lives.
+ * in between is not among them; nothing is answered twice while its lease lives. `only` narrows the claim to one
+ * tenant's messages (the tests, whose files share one database, each deliver their own).
  */
-export async function claim(model: Notifications, limit: number, leaseMs: number, now = new Date()): Promise<NotificationRow[]> {
-  const candidates = await model.findAll({ attributes: ['uid'], where: claimable(now), order: [['dueAt', 'ASC'], ['uid', 'ASC']], limit });
+export async function claim(model: Notifications, limit: number, leaseMs: number, now = new Date(), only: { tenantUid?: string } = {}): Promise<NotificationRow[]> {
+  const candidates = await model.findAll({ attributes: ['uid'], where: { ...claimable(now), ...only }, order: [['dueAt', 'ASC'], ['uid', 'ASC']], limit });
   if (candidates.length === 0) return [];
   const token = randomBytes(16).toString('hex');
   await model.update(

@@ -23,6 +23,8 @@ export interface DispatchOptions {
   /** The domain of each mail's stable Message-ID (the public URL's host). */
   messageDomain: string;
   random?: () => number;
+  /** Only this tenant's messages (the tests, whose files share one database); every tenant's otherwise. */
+  only?: { tenantUid: string };
 }
 
 export interface Dispatcher { stop: () => Promise<void>; runOnce: () => Promise<number> }
@@ -49,7 +51,7 @@ export function startNotificationDispatcher(models: Models, channels: Channels, 
 
   /** One batch: how many messages it claimed. */
   const runOnce = async (): Promise<number> => {
-    const rows = await claim(models.Notification, batch, leaseMs);
+    const rows = await claim(models.Notification, batch, leaseMs, new Date(), o.only);
     for (const row of rows) {
       const now = new Date();
       try {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   ({ app, t } = await startWithTenant('dispatch'));
   smtp = await startSmtp();
   dispatcher = startNotificationDispatcher(app.models, { email: smtpTransport(smtp.url, 'Streaming platform <platform@example.com>') }, {
-    intervalMs: 0, messageDomain: 'platform.example.com', random: () => 0,
+    intervalMs: 0, messageDomain: 'platform.example.com', random: () => 0, only: { tenantUid: t.tenant.uid as string },
   });
 });
 
@@ -37,13 +37,13 @@ const write = (...messages: Outgoing[]) => app.models.sequelize.transaction((tra
 
 describe('delivering notification mails over SMTP', () => {
   it('sends each due message once, with its stable Message-ID, and marks it sent', async () => {
-    await app.models.Notification.destroy({ where: {} });
+    await app.models.Notification.destroy({ where: { tenantUid: t.tenant.uid } });
     smtp.received.length = 0;
     await write(mail('sam@example.com', 'billing asks to consume from payments in dev'), mail('pat@example.com', 'billing asks to produce to payments in dev'));
     expect(await dispatcher.runOnce()).toBe(2);
     expect(await dispatcher.runOnce()).toBe(0);
     expect(smtp.received.map((r) => r.to).sort()).toEqual([['pat@example.com'], ['sam@example.com']]);
-    const rows = await app.models.Notification.findAll({ order: [['recipient', 'ASC']] });
+    const rows = await app.models.Notification.findAll({ where: { tenantUid: t.tenant.uid }, order: [['recipient', 'ASC']] });
     expect(rows.map((r) => [r.recipient, r.status, r.attempts])).toEqual([['pat@example.com', 'sent', 1], ['sam@example.com', 'sent', 1]]);
     const sam = smtp.received.find((r) => r.to[0] === 'sam@example.com')!.raw;
     const samRow = rows.find((r) => r.recipient === 'sam@example.com')!;
@@ -54,7 +54,7 @@ describe('delivering notification mails over SMTP', () => {
   });
 
   it('tries a refused message again later, its error kept; after a day of failures it is dead', async () => {
-    await app.models.Notification.destroy({ where: {} });
+    await app.models.Notification.destroy({ where: { tenantUid: t.tenant.uid } });
     smtp.refused.add('gone@example.com');
     await write(mail('gone@example.com', 'nobody reads this'));
     expect(await dispatcher.runOnce()).toBe(1);

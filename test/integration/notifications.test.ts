@@ -22,7 +22,7 @@ beforeAll(async () => {
   t = await createTenant(app, 'notify');
   w = await accessWorld(app, t, 'nt');
   smtp = await startSmtp();
-  dispatcher = startNotificationDispatcher(app.models, { email: smtpTransport(smtp.url, 'Streaming platform <platform@example.com>') }, { intervalMs: 0, messageDomain: 'example.com' });
+  dispatcher = startNotificationDispatcher(app.models, { email: smtpTransport(smtp.url, 'Streaming platform <platform@example.com>') }, { intervalMs: 0, messageDomain: 'example.com', only: { tenantUid: t.tenant.uid as string } });
 });
 
 afterAll(async () => {

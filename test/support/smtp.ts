@@ -30,8 +30,8 @@ export async function startSmtp(): Promise<TestSmtp> {
   return { url: `smtp://127.0.0.1:${port}`, received, refused, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
 }
 
-/** A header of a raw message (unfolded lines only: the tests' headers are short). */
-export const headerOf = (raw: string, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim();
+/** A header of a raw message, unfolded (RFC 5322: a line break before white space is removed). */
+export const headerOf = (raw: string, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw.replace(/\r?\n(?=[ \t])/g, ''))?.[1]?.trim();
 
 /** The message's text as a reader sees it: quoted-printable soft line breaks joined and its escapes decoded. */
 export const bodyOf = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
