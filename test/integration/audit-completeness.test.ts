@@ -29,7 +29,7 @@ const READ_ONLY_POSTS = new Set(['checkSchema', 'validateProviderCredentials', '
 const KIND: Record<string, string> = {
   tenants: 'Tenant', users: 'User', groups: 'Group', clusters: 'Cluster', instances: 'Instance', environments: 'Environment',
   streams: 'Topic', stream_configs: 'Topic', schemas: 'Schema', applications: 'Application', application_access: 'Application',
-  confidentialities: 'Tenant', integrities: 'Tenant', support_tiers: 'Tenant', connect_plugins: 'Tenant',
+  confidentialities: 'Tenant', integrities: 'Tenant', support_tiers: 'Tenant', connect_plugins: 'Tenant', webhooks: 'Tenant',
 };
 
 /** An id the walk cannot know (the first admin a tenant creation makes). */
@@ -230,6 +230,11 @@ describe('audit completeness: every mutating operation writes the entries of doc
     await step('replaceConnectPlugin', 'PUT', `/connect_plugins/${plugin}`, { body: { pluginClass: 'com.walk.WalkSink', pluginType: 'SINK', pluginVersion: '2' } }, () => [e('UPDATED', 'Tenant', T)]);
     await step('patchConnectPlugin', 'PATCH', `/connect_plugins/${plugin}`, { body: { pluginVersion: '3' } }, () => [e('UPDATED', 'Tenant', T)]);
     await step('deleteConnectPlugin', 'DELETE', `/connect_plugins/${plugin}`, {}, () => [e('DELETED', 'Tenant', T)]);
+    const hook = (await step('createWebhook', 'POST', '/webhooks', { body: { url: 'https://hooks.example.com/walk', events: ['access.requested'] } }, () => [e('CREATED', 'Tenant', T)])).body.uid as string;
+    await step('replaceWebhook', 'PUT', `/webhooks/${hook}`, { body: { url: 'https://hooks.example.com/walk2', events: ['access.approved'] } }, () => [e('UPDATED', 'Tenant', T)]);
+    await step('patchWebhook', 'PATCH', `/webhooks/${hook}`, { body: { active: false } }, () => [e('UPDATED', 'Tenant', T)]);
+    await step('rotateWebhookSecret', 'POST', `/webhooks/${hook}/secret`, { body: { overlap: 'PT1H' } }, () => [e('UPDATED', 'Tenant', T)]);
+    await step('deleteWebhook', 'DELETE', `/webhooks/${hook}`, {}, () => [e('DELETED', 'Tenant', T)]);
 
     // --- schemas and versions ---------------------------------------------------------------------------------
     const avro = (name: string, extra = '') => JSON.stringify({ type: 'record', name, namespace: 'io.walk', fields: [{ name: 'id', type: 'string' }, ...(extra ? [{ name: extra, type: ['null', 'string'], default: null }] : [])] });

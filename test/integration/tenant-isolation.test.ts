@@ -111,6 +111,7 @@ beforeAll(async () => {
   });
   if (deployment.status !== 201) throw new Error(`/application_deployments: ${deployment.status} ${deployment.text}`);
   A.application_deployments = lastSegment(deployment.headers.get('location'));
+  A.webhooks = await post('/webhooks', { url: 'https://hooks.example.com/a-only', events: ['access.requested'] });
   A.tenants = a.tenant.uid;
   A_NAMES.tenants = a.shortName;
 });
