@@ -23098,6 +23098,8 @@ export interface operations {
             /** @description The tenant. */
             200: {
                 headers: {
+                    /** @description Version of the tenant */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -65,6 +65,14 @@ describe('ETag', () => {
     expect(res.status).toBe(201);
     expect(res.headers.get('etag')).toBe('"0"');
   });
+
+  it('comes with Cache-Control: private, no-cache, so a browser asks again instead of reusing an item by its age', async () => {
+    const c = await newCluster();
+    const read = await req('GET', c.uid);
+    expect(read.headers.get('last-modified')).toBeTruthy();
+    expect(read.headers.get('cache-control')).toBe('private, no-cache');
+    expect((await req('GET', c.uid, { 'If-None-Match': '"0"' })).headers.get('cache-control')).toBe('private, no-cache');
+  });
 });
 
 describe('If-None-Match', () => {

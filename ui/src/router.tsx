@@ -14,6 +14,7 @@ import { EditPage } from './pages/EditPage';
 import { SchemaPage } from './pages/SchemaPage';
 import { SchemaUpload } from './pages/SchemaUpload';
 import { Clusters, Groups, Instances, prefetchAdminList, Users, type AdminKind } from './pages/admin';
+import { Notifications, prefetchNotifications } from './pages/Notifications';
 import type { SearchSchemaInput } from '@tanstack/react-router';
 import { catalogSearch } from './components/catalog-search';
 import { awaitingCountQuery, currentUserQuery, grantsQuery, myApplicationsQuery, myStreamsQuery, streamAccessQuery, streamConfigsQuery, streamGraphQuery, streamQuery } from './queries';
@@ -109,8 +110,15 @@ const adminRoutes = [
   adminRoute('admin/instances', 'instances', 'name', Instances), adminRoute('admin/clusters', 'clusters', 'name', Clusters),
 ] as const;
 
+/** The notifications setting and the webhook endpoints (sorted and paged by the API, like the admin lists). */
+const notificationsRoute = createRoute({
+  getParentRoute: () => rootRoute, path: 'admin/notifications', validateSearch: catalogSearch('url'), component: Notifications,
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) => prefetchNotifications(queryClient, deps),
+});
+
 const routeTree = rootRoute.addChildren([
-  myWorkRoute, streamsRoute, streamRoute, applicationsRoute, applicationRoute, schemasRoute, schemaRoute, schemaUploadRoute, environmentsRoute, editRoute, ...adminRoutes,
+  myWorkRoute, streamsRoute, streamRoute, applicationsRoute, applicationRoute, schemasRoute, schemaRoute, schemaUploadRoute, environmentsRoute, editRoute, ...adminRoutes, notificationsRoute,
 ]);
 
 export const router = createRouter({ routeTree, context: { queryClient: undefined! }, defaultPreload: 'intent', scrollRestoration: true });

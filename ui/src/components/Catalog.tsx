@@ -25,9 +25,15 @@ export interface CatalogProps<T extends { uid: string }> {
   searchable?: boolean;
   /** Beside the title: "New stream", for those who may create one. */
   actions?: ReactNode;
+  /** A catalog that is part of a page is titled by a second-level heading, whose id may name its section. */
+  level?: 1 | 2;
+  titleId?: string;
+  /** On a narrow screen, where the rows stack, each cell says its column's name. */
+  labelled?: boolean;
 }
 
-export function Catalog<T extends { uid: string }>({ title, noun, search, onSearch, result, rows, columns, searchable = true, actions }: CatalogProps<T>) {
+export function Catalog<T extends { uid: string }>({ title, noun, search, onSearch, result, rows, columns, searchable = true, actions, level = 1, titleId, labelled = false }: CatalogProps<T>) {
+  const Title = level === 1 ? 'h1' : 'h2';
   const [text, setText] = useState(search.q ?? '');
   useEffect(() => setText(search.q ?? ''), [search.q]);
   const submit = (event: FormEvent) => {
@@ -37,7 +43,7 @@ export function Catalog<T extends { uid: string }>({ title, noun, search, onSear
   const searchId = `${noun}-search`;
   return (
     <>
-      <div className="title-row"><h1>{title}</h1>{actions}</div>
+      <div className="title-row"><Title id={titleId}>{title}</Title>{actions}</div>
       {searchable && (
         <form role="search" className="search" onSubmit={submit} aria-label={`Search ${noun}`}>
           <label htmlFor={searchId}>Name contains</label>
@@ -47,7 +53,7 @@ export function Catalog<T extends { uid: string }>({ title, noun, search, onSear
       )}
       {result.isPending ? <Loading what={noun} /> : result.isError ? <Failed error={result.error} retry={() => void result.refetch()} />
         : !rows || rows.length === 0 ? <Empty>{search.q ? `No ${noun} you may see have "${search.q}" in their name.` : `No ${noun} you may see yet.`}</Empty> : (
-          <table className="list">
+          <table className={labelled ? 'list labelled' : 'list'}>
             <caption className="visually-hidden">{title}, {countText(result.data.page, result.data._links)} in all</caption>
             <thead>
               <tr>
@@ -57,7 +63,7 @@ export function Catalog<T extends { uid: string }>({ title, noun, search, onSear
               </tr>
             </thead>
             <tbody>
-              {rows.map((row) => <tr key={row.uid}>{columns.map((c) => <td key={c.label}>{c.cell(row)}</td>)}</tr>)}
+              {rows.map((row) => <tr key={row.uid}>{columns.map((c) => <td key={c.label} data-label={labelled ? c.label : undefined}>{c.cell(row)}</td>)}</tr>)}
             </tbody>
           </table>
         )}

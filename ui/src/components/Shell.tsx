@@ -33,6 +33,7 @@ export function Shell() {
                 <li><Link to="/admin/groups">Groups</Link></li>
                 <li><Link to="/admin/instances">Instances</Link></li>
                 <li><Link to="/admin/clusters">Clusters</Link></li>
+                <li><Link to="/admin/notifications">Notifications</Link></li>
               </>
             )}
           </ul>

@@ -8,7 +8,8 @@ import { instanceEditor } from './instances';
 import { schemaEditor } from './schemas';
 import { streamEditor } from './streams';
 import { userEditor } from './users';
+import { webhookEditor } from './webhooks';
 
 export const EDITORS: Record<string, AnyEditorKind> = Object.fromEntries(
-  [streamEditor, applicationEditor, environmentEditor, userEditor, groupEditor, instanceEditor, clusterEditor, schemaEditor].map((e) => [e.kind, e]),
+  [streamEditor, applicationEditor, environmentEditor, userEditor, groupEditor, instanceEditor, clusterEditor, schemaEditor, webhookEditor].map((e) => [e.kind, e]),
 );

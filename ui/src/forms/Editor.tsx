@@ -69,10 +69,14 @@ export function Editor<T extends { uid: string; _links?: object }>({ editor, uid
   if (loaded.isPending) return <Loading what={`the ${editor.noun}`} />;
   if (loaded.isError) return <Failed error={loaded.error} retry={() => void loaded.refetch()} />;
   const { item, etag, values } = loaded.data;
-  // The form starts again from the item whenever the item is read anew (a reload after a conflict).
+  const reload = () => { setSaved(false); void loaded.refetch(); };
+  // The form starts again from the item whenever the item is read anew (a reload after a conflict); what is below it
+  // keeps its own state (a secret shown once stays on screen when the item is read again).
   return (
-    <EditorForm key={`${etag}`} editor={editor} initial={values} item={item} etag={etag} saved={saved} setSaved={setSaved}
-      reload={() => { setSaved(false); void loaded.refetch(); }} />
+    <>
+      <EditorForm key={`${etag}`} editor={editor} initial={values} item={item} etag={etag} saved={saved} setSaved={setSaved} reload={reload} />
+      {editor.more?.(item, etag, reload)}
+    </>
   );
 }
 
@@ -129,7 +133,6 @@ function EditorForm<T>({ editor, initial, item, etag, reload, saved, setSaved }:
         {mayEdit && <button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : item ? 'Save changes' : `Create ${editor.noun}`}</button>}
       </form>
       {item && 'delete' in links && <DeleteAction editor={editor} uid={item.uid} title={title} etag={etag} reload={reload} />}
-      {item && editor.more?.(item, etag, () => reload?.())}
     </>
   );
 }
