@@ -43,6 +43,8 @@ export interface Observer {
   /** Audit entries a committed transaction wrote. */
   auditWritten?(count: number): void;
   asyncApiCache?(hit: boolean): void;
+  /** Recipients of a notification left out for want of an e-mail address (a group member without one). */
+  recipientsSkipped?(count: number): void;
   /** A provider call starts at `startedAt`; the answer, if any, is called once when it ends. */
   providerCall?(call: ProviderCall, startedAt: number): ((outcome: ProviderOutcome, endedAt: number, status?: number) => void) | undefined;
 }
@@ -70,6 +72,10 @@ export function tokenGranted(grantType: string, outcome: string): void {
 
 export function auditWritten(count: number): void {
   for (let i = 0; i < observers.length; i++) observers[i].auditWritten?.(count);
+}
+
+export function recipientsSkipped(count: number): void {
+  for (let i = 0; i < observers.length; i++) observers[i].recipientsSkipped?.(count);
 }
 
 export function asyncApiCacheUsed(hit: boolean): void {

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
+import { recipientsSkipped } from '../core/observe';
 import { cloudEventOf } from '../core/rules/notification-cloudevent';
 import { messageOf, recipientsOf, type AccessFacts, type DeploymentFacts, type NotificationEvent, type NotificationFacts, type Person, type Team } from '../core/rules/notification-events';
 import type { Row } from './define';
@@ -61,7 +62,9 @@ async function commonFacts(models: Models, scope: NotifyScope, applicationUid: s
 async function outgoing(models: Models, scope: NotifyScope, event: NotificationEvent, facts: NotificationFacts, subject: string, transaction: Transaction): Promise<Outgoing[]> {
   const tenantUid = scope.tenant.uid as string;
   const message = messageOf(event, facts, scope.publicRoot);
-  const out: Outgoing[] = recipientsOf(event, facts).to.map((person) => ({
+  const recipients = recipientsOf(event, facts);
+  if (recipients.skipped > 0) recipientsSkipped(recipients.skipped);
+  const out: Outgoing[] = recipients.to.map((person) => ({
     tenantUid, event, channel: 'email', recipient: person.email!,
     payload: JSON.stringify({ to: { name: person.name, email: person.email }, subject: message.subject, text: message.text, html: message.html }),
   }));

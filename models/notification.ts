@@ -57,19 +57,32 @@ const claimable = (now: Date) => ({
 });
 
 /**
+ * `claimable` again, for the UPDATE of rows named by uid, written so that only the primary key can serve it: with
+ * `status = 'pending'` PostgreSQL may choose the `(status, due_at)` index when its statistics lag behind a backlog
+ * that grew fast, and then read every pending row to lease twenty.
+ */
+const stillClaimable = (now: Date) => ({
+  status: { [Op.notIn]: ['sent', 'dead'] },
+  dueAt: { [Op.lte]: now },
+  [Op.or]: [{ leaseUntil: null }, { leaseUntil: { [Op.lt]: now } }],
+});
+
+/**
  * Leases up to `limit` due messages for `leaseMs` and answers them (oldest due first). What another claimer leased
  * in between is not among them; nothing is answered twice while its lease lives. `only` narrows the claim to one
  * tenant's messages (the tests, whose files share one database, each deliver their own).
  */
 export async function claim(model: Notifications, limit: number, leaseMs: number, now = new Date(), only: { tenantUid?: string } = {}): Promise<NotificationRow[]> {
-  const candidates = await model.findAll({ attributes: ['uid'], where: { ...claimable(now), ...only }, order: [['dueAt', 'ASC'], ['uid', 'ASC']], limit });
+  // Oldest due first, ties in any order: the `(status, due_at)` index then yields the first rows without a sort.
+  const candidates = await model.findAll({ attributes: ['uid'], where: { ...claimable(now), ...only }, order: [['dueAt', 'ASC']], limit });
   if (candidates.length === 0) return [];
   const token = randomBytes(16).toString('hex');
   await model.update(
     { leaseToken: token, leaseUntil: new Date(now.getTime() + leaseMs) },
-    { where: { uid: candidates.map((c) => c.uid), ...claimable(now) } },
+    { where: { uid: candidates.map((c) => c.uid), ...stillClaimable(now) } },
   );
-  return model.findAll({ where: { leaseToken: token }, order: [['dueAt', 'ASC'], ['uid', 'ASC']] });
+  // By primary key: the token alone has no index, and the table keeps every sent row.
+  return model.findAll({ where: { uid: candidates.map((c) => c.uid), leaseToken: token }, order: [['dueAt', 'ASC'], ['uid', 'ASC']] });
 }
 
 /** Delivered: kept as sent (the lease's holder only: a claimer whose lease ran out and was taken over changes nothing). */
@@ -167,4 +180,13 @@ export async function retryDead(model: Notifications, now = new Date()): Promise
     { where: { status: 'dead' } },
   );
   return changed;
+}
+
+/**
+ * Gives up the lease of rows a claimer will not send after all (its batch ran out of time), so another claimer may
+ * take them at once rather than when the lease ends; only while the lease is still the claimer's.
+ */
+export async function release(model: Notifications, rows: NotificationRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await model.update({ leaseToken: null, leaseUntil: null }, { where: { uid: rows.map((r) => r.uid), leaseToken: rows[0].leaseToken } });
 }

@@ -23,9 +23,12 @@ const TIMEOUT_MS = 10_000;
 
 export function smtpTransport(smtpUrl: string, from: string): MailTransport {
   let transporter: Promise<Transporter> | undefined;
+  // Pooled: the connection (and its TLS handshake and greeting) serves the mails that follow, ~30 times the mails
+  // per second of a connection per mail (docs/performance.md, issue 44).
   const open = () => (transporter ??= import('nodemailer').then((nodemailer) => nodemailer.createTransport({
-    url: smtpUrl, connectionTimeout: TIMEOUT_MS, greetingTimeout: TIMEOUT_MS, socketTimeout: TIMEOUT_MS, disableFileAccess: true, disableUrlAccess: true,
-  } satisfies SMTPTransport.Options, { from })));
+    url: smtpUrl, pool: true, maxConnections: 2, connectionTimeout: TIMEOUT_MS, greetingTimeout: TIMEOUT_MS, socketTimeout: TIMEOUT_MS,
+    disableFileAccess: true, disableUrlAccess: true,
+  } as SMTPTransport.Options, { from })));
   return {
     async send(mail) {
       await (await open()).sendMail({

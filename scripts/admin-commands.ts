@@ -13,6 +13,7 @@ import type { AdminDatabase } from './admin-database';
 import { AdminError, UsageError } from './admin-errors';
 import { checkSigningKeysOpen, createKeyStore, ROTATION_GRACE_MS } from '../auth/keys';
 import { createSecretBox, encryptionKeySource } from '../core/secret-box';
+import { NOTIFICATIONS_OPTIONS, NOTIFICATIONS_SUMMARY, NOTIFICATIONS_SYNOPSIS, runNotifications, validateNotifications } from './admin-notifications';
 
 export interface CommandContext {
   config: Config;
@@ -26,8 +27,8 @@ export interface Command {
   /** The arguments as the usage shows them. */
   synopsis: string;
   summary: string;
-  /** How many positional arguments it takes. */
-  arity: number;
+  /** How many positional arguments it takes: exactly, or from the first to the second (validate says which fit). */
+  arity: number | readonly [number, number];
   options: NonNullable<ParseArgsConfig['options']>;
   /** It reads or writes the service's tables, so every migration of this version must be applied first. */
   needsSchema: boolean;
@@ -195,6 +196,16 @@ export const COMMANDS: Record<string, Command> = {
       ];
       print(table(null, lines));
     },
+  },
+
+  notifications: {
+    synopsis: NOTIFICATIONS_SYNOPSIS,
+    summary: NOTIFICATIONS_SUMMARY,
+    arity: [0, 2],
+    options: NOTIFICATIONS_OPTIONS,
+    needsSchema: true,
+    validate: validateNotifications,
+    run: (ctx) => runNotifications(ctx, table),
   },
 };
 

@@ -73,7 +73,8 @@ function parse(name: string, command: Command, argv: string[]) {
   } catch (err) {
     throw new UsageError(`${name}: ${(err as Error).message}`);
   }
-  if (parsed.positionals.length !== command.arity) {
+  const [least, most] = typeof command.arity === 'number' ? [command.arity, command.arity] : command.arity;
+  if (parsed.positionals.length < least || parsed.positionals.length > most) {
     throw new UsageError(`${name} takes ${command.arity === 0 ? 'no arguments' : command.synopsis.replace(/ \[.*$/, '')}`);
   }
   return { args: parsed.positionals, options: parsed.values as Record<string, string | boolean | undefined> };

@@ -58,16 +58,14 @@ export function importService(count: number): FakeAivenService {
 }
 
 /** The database `name` on `sequelize`'s server, dropped first if a previous run left it. */
-async function freshDatabase(sequelize: Sequelize, name: string): Promise<void> {
+export async function freshDatabase(sequelize: Sequelize, name: string): Promise<void> {
   if (!/^[a-z0-9_]+$/i.test(name)) throw new Error(`not a plain database name: ${name}`);
+  const quoted = sequelize.getDialect() === 'postgres' ? `"${name}"` : `\`${name}\``;
   if (sequelize.getDialect() === 'postgres') {
     await sequelize.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ?', { replacements: [name], type: QueryTypes.SELECT });
-    await sequelize.query(`DROP DATABASE IF EXISTS "${name}"`);
-    await sequelize.query(`CREATE DATABASE "${name}"`);
-  } else {
-    await sequelize.query(`DROP DATABASE IF EXISTS \`${name}\``);
-    await sequelize.query(`CREATE DATABASE \`${name}\``);
   }
+  await sequelize.query(`DROP DATABASE IF EXISTS ${quoted}`);
+  await sequelize.query(`CREATE DATABASE ${quoted}`);
 }
 
 interface Report { failures: unknown[]; [kind: string]: unknown }

@@ -18,7 +18,8 @@
  * A quick try: BENCH_SIZES=1000,5000 BENCH_AUDIT_SIZES=1000,5000 BENCH_DURATION=2 npm run bench
  * `npm run bench -- soak` runs the soak instead (scripts/bench-soak.ts), `npm run bench -- import` only the import,
  * `npm run bench -- features` what each observability and hardening feature costs a request (scripts/bench-features.ts),
- * `npm run bench -- portal` only the portal in chromium (scripts/bench-portal.ts; the full run ends with it, BENCH_PORTAL=0 skips).
+ * `npm run bench -- portal` only the portal in chromium (scripts/bench-portal.ts; the full run ends with it, BENCH_PORTAL=0 skips),
+ * `npm run bench -- notifications` only the notification outbox under a backlog (scripts/bench-notifications.ts; BENCH_NOTIFY=0 skips it).
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +43,7 @@ import { goalsOf, importGoal, setGrowthRatios } from './bench-goals';
 import { importBench, importReport } from './bench-import';
 import { featureCosts } from './bench-features';
 import { portalBench, portalTable } from './bench-portal';
+import { notificationBench, notificationGoals, notificationReport } from './bench-notifications';
 import { coldStartTable, goalList, scenarioTable, sizeLabel } from './bench-table';
 import { writeRounds } from './bench-writes';
 import { startEmbeddedPostgres, type EmbeddedDb } from './embedded-postgres';
@@ -115,6 +117,7 @@ async function main(): Promise<string> {
   if (process.argv.slice(2).includes('features')) return [`# npm run bench -- features`, '', header, '', await featureCosts({ url: databaseUrl, dataDir, models }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD), log), ''].join('\n');
   if (process.argv.slice(2).includes('portal')) return [`# npm run bench -- portal`, '', header, '', portalTable(await portalBench({ url: databaseUrl, sequelize, dataDir }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD), log)), ''].join('\n');
   if (process.argv.slice(2).includes('import')) return importReport(header, await importBench({ url: databaseUrl, sequelize, dataDir }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD), log));
+  if (process.argv.slice(2).includes('notifications')) return notificationReport(header, await notificationBench({ url: databaseUrl, sequelize }, log));
   log('first start of the API (creates the bench tenant)…');
   const first = await start(1);
   await first.server.stop();
@@ -260,9 +263,10 @@ async function main(): Promise<string> {
   const defaults = { streams: await itemRounds(' defaults'), clusters: await itemRounds(' defaults', 'clusters', fixtures.clusterUids) };
 
   const imported = process.env.BENCH_IMPORT === '0' ? null : await importBench({ url: databaseUrl, sequelize, dataDir }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD), log);
-  if (imported) {
-    rows.push(...imported.rows);
-    notes.push(...imported.notes);
+  const notified = process.env.BENCH_NOTIFY === '0' ? null : await notificationBench({ url: databaseUrl, sequelize }, log);
+  for (const part of [imported, notified]) {
+    rows.push(...(part?.rows ?? []));
+    notes.push(...(part?.notes ?? []));
   }
 
   const portal = process.env.BENCH_PORTAL === '0' ? null : await portalBench({ url: databaseUrl, sequelize, dataDir }, (origin) => new Api(origin, TENANT, EMAIL, PASSWORD), log);
@@ -271,6 +275,7 @@ async function main(): Promise<string> {
   setGrowthRatios(rows, growing.flatMap((g) => g.scenarios));
   const goals = goalsOf({ rows, item, defaults, growing, asyncapiAlone, cold: starts[1][1], starts: starts.map(([, c]) => c), rss, writes });
   if (imported) goals.push(importGoal(imported));
+  if (notified) goals.push(...notificationGoals(notified));
 
   return [
     `# npm run bench`, '', header, '',

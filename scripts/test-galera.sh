@@ -48,7 +48,7 @@ export DATABASE_URL=$(url "$p1")
 if [ $# -gt 0 ]; then
   files=("$@")
 else
-  files=(test/integration/galera.test.ts test/integration/primary-keys.test.ts)
+  files=(test/integration/galera.test.ts test/integration/galera-notifications.test.ts test/integration/primary-keys.test.ts)
   for f in test/integration/two-hosts.test.ts test/integration/audit-*.test.ts test/integration/application-access.test.ts \
     test/integration/application-deployments.test.ts test/integration/grant-http-race.test.ts test/integration/grant-race.test.ts; do
     [ -f "$f" ] && files+=("$f")

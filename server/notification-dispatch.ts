@@ -6,12 +6,15 @@
  * for the batch under way.
  */
 import type { Models } from '../models';
-import { claim, markFailed, markSent, type NotificationRow } from '../models/notification';
+import { claim, markFailed, markSent, release, type NotificationRow } from '../models/notification';
 import { nextAttempt } from '../core/rules/notification-schedule';
 import { logger } from '../core/logger';
 import type { Mail, MailTransport } from '../providers/mail';
 import { WebhookError } from '../providers/webhook';
 import { Undeliverable, type WebhookChannel } from './webhook-channel';
+
+/** The longest one send can take: a webhook's connect and answer bounds, a mail server's socket timeout, with room. */
+const SEND_BOUND_MS = 20_000;
 
 export interface Channels { email: MailTransport; webhook?: WebhookChannel }
 
@@ -49,20 +52,38 @@ export function startNotificationDispatcher(models: Models, channels: Channels, 
   let running: Promise<number> | undefined;
   let timer: NodeJS.Timeout | undefined;
 
-  /** One batch: how many messages it claimed. */
+  /** Sends one claimed row and records the outcome; a database failure recording it ends the batch (see below). */
+  const deliver = async (row: NotificationRow): Promise<void> => {
+    const now = new Date();
+    let status: number | null;
+    try {
+      status = await send(row, channels, o.messageDomain);
+    } catch (err) {
+      const next = err instanceof Undeliverable ? { dead: true as const } : nextAttempt(row.attempts + 1, row.firstAttemptAt ?? now, now, random());
+      const message = (err as Error).message ?? String(err);
+      await markFailed(models.Notification, row, message, next, now, err instanceof WebhookError ? err.status : null);
+      logger.warn({ notification: row.uid, event: row.event, channel: row.channel, attempts: row.attempts + 1, error: message, dead: 'dead' in next }, 'notification not delivered');
+      return;
+    }
+    // Sent: a database that fails now leaves the row leased, so it goes out again only once the lease has run out,
+    // with the same Message-ID / webhook-id — never at once as if the send had failed.
+    await markSent(models.Notification, row, new Date(), status);
+  };
+
+  /**
+   * One batch: how many messages it claimed. The sends are one after another, so after the first the batch sends
+   * only while each send it starts still ends (SEND_BOUND_MS) within the lease; what it did not send is released
+   * at once for any claimer rather than sent by two hosts together.
+   */
   const runOnce = async (): Promise<number> => {
+    const claimedAt = performance.now();
     const rows = await claim(models.Notification, batch, leaseMs, new Date(), o.only);
-    for (const row of rows) {
-      const now = new Date();
-      try {
-        const status = await send(row, channels, o.messageDomain);
-        await markSent(models.Notification, row, new Date(), status);
-      } catch (err) {
-        const next = err instanceof Undeliverable ? { dead: true as const } : nextAttempt(row.attempts + 1, row.firstAttemptAt ?? now, now, random());
-        const message = (err as Error).message ?? String(err);
-        await markFailed(models.Notification, row, message, next, now, err instanceof WebhookError ? err.status : null);
-        logger.warn({ notification: row.uid, event: row.event, channel: row.channel, attempts: row.attempts + 1, error: message, dead: 'dead' in next }, 'notification not delivered');
+    for (const [i, row] of rows.entries()) {
+      if (i > 0 && performance.now() - claimedAt > leaseMs - SEND_BOUND_MS) {
+        await release(models.Notification, rows.slice(i));
+        break;
       }
+      await deliver(row);
     }
     return rows.length;
   };

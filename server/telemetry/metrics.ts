@@ -1,8 +1,8 @@
 /**
  * The Prometheus metrics of one process, on prom-client's default registry: what core/observe reports, the requests
- * (server/telemetry/requests), the database pools and the sign-in queue read at scrape time, and Node's process
- * metrics. Every label takes values from a closed set (operationIds, kinds, outcomes): never an id, a tenant or a
- * path. docs/observability.md lists each metric.
+ * (server/telemetry/requests), the database pools, the sign-in queue and the notification outbox read at scrape
+ * time, and Node's process metrics. Every label takes values from a closed set (operationIds, kinds, outcomes):
+ * never an id, a tenant or a path. docs/observability.md lists each metric.
  */
 import cluster from 'node:cluster';
 import type { Sequelize } from 'sequelize';
@@ -10,6 +10,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, register } from 'prom
 import { addObserver, type Observer, type StatementKind } from '../../core/observe';
 import { hashingQueueLength } from '../../core/passwords';
 import { poolUsage } from '../../models/sequelize-adapter';
+import { countByState, DELIVERY_STATES, type DeliveryState, type Notifications } from '../../models/notification';
 import { answerPrimary } from './cluster-metrics';
 import { FastHistogram } from './fast-histogram';
 
@@ -55,6 +56,45 @@ new Gauge({
   },
 });
 
+/** The outbox is counted at most this often per process, and a scrape waits at most this long for the count. */
+const OUTBOX_MAX_AGE_MS = 5_000;
+const OUTBOX_WAIT_MS = 1_000;
+let outbox: { at: number; counts: Record<DeliveryState, number> | null } = { at: -Infinity, counts: null };
+let counting: Promise<void> | undefined;
+
+/**
+ * The outbox's states, counted by one grouped statement on the first registered database whose models are defined
+ * (a process has one; a test process may have several on one database). A database that fails leaves no count, so
+ * the series disappear rather than go stale; one slower than OUTBOX_WAIT_MS leaves the last count in the scrape
+ * while its answer is awaited for the next.
+ */
+async function outboxCounts(): Promise<Record<DeliveryState, number> | null> {
+  if (performance.now() - outbox.at < OUTBOX_MAX_AGE_MS) return outbox.counts;
+  const sequelize = [...pools].find((s) => s.isDefined('Notification'));
+  if (!sequelize) return null;
+  counting ??= countByState(sequelize.models.Notification as Notifications).then(
+    (counts) => { outbox = { at: performance.now(), counts }; },
+    () => { outbox = { at: performance.now(), counts: null }; },
+  ).finally(() => { counting = undefined; });
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([counting, new Promise((resolve) => { timer = setTimeout(resolve, OUTBOX_WAIT_MS); })]);
+  clearTimeout(timer);
+  return outbox.counts;
+}
+
+new Gauge({
+  name: 'notifications',
+  help: 'Notifications in the outbox: pending (not tried yet), failed (tried, waiting for a retry), sent, dead (retries given up); counted at most every 5 s, absent while the database does not answer',
+  labelNames: ['status'] as const,
+  // Every worker counts the one table: the cluster's value is one worker's, not their sum.
+  aggregator: 'first',
+  async collect() {
+    const counts = await outboxCounts();
+    this.reset();
+    if (counts) for (const status of DELIVERY_STATES) this.set({ status }, counts[status]);
+  },
+});
+
 const statementSeconds = new FastHistogram(
   'db_statement_duration_seconds',
   'Database statements by kind (their first keyword), from sending to the answer',
@@ -77,6 +117,11 @@ new Gauge({
 const auditEntries = new Counter({
   name: 'audit_entries_written_total',
   help: 'Audit history entries written by committed transactions',
+});
+
+const recipientsWithoutAddress = new Counter({
+  name: 'notification_recipients_skipped_total',
+  help: 'Recipients of a notification left out because they have no e-mail address',
 });
 
 const providerCalls = new Counter({
@@ -136,6 +181,9 @@ const observer: Observer = {
   auditWritten(count) {
     auditEntries.inc(count);
   },
+  recipientsSkipped(count) {
+    recipientsWithoutAddress.inc(count);
+  },
   asyncApiCache(hit) {
     asyncApiCache.inc({ result: hit ? 'hit' : 'miss' });
   },
@@ -161,8 +209,12 @@ export function collectMetrics(sequelize: Sequelize): () => void {
   return () => { pools.delete(sequelize); };
 }
 
-/** This process's metrics in the Prometheus text format. */
-export function localMetrics(): Promise<string> {
+/**
+ * This process's metrics in the Prometheus text format. The outbox is counted first, so that its statement is in the
+ * statement metrics of the same scrape.
+ */
+export async function localMetrics(): Promise<string> {
+  await outboxCounts();
   return register.metrics();
 }
 
