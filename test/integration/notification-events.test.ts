@@ -177,6 +177,25 @@ describe('notification events, by mail and signed webhook', () => {
     }
   });
 
+  it('lets no name add a mail header: a CR/LF in a person\'s name reaches the server as part of the encoded name', async () => {
+    await app.models.User.update({ lastName: 'Owner\r\nBcc: intruder@example.com' }, { where: { uid: w.streamOwner.user.uid } });
+    await app.models.Application.update({ name: 'Billing\r\nX-Injected: 1' }, { where: { uid: w.application.uid } });
+    try {
+      const grant = await grantOf('CONSUMER', w.managed, { streamId: w.other.uid });
+      const received = [...(await delivered()).mails];
+      expect(received.map((m) => m.to)).toEqual([[w.streamOwner.email]]);
+      const raw = smtp.received[0].raw;
+      expect(raw).not.toMatch(/^Bcc:/mi);
+      expect(raw).not.toMatch(/^X-Injected:/mi);
+      expect(received[0].text).toContain('Billing X-Injected: 1');
+      expect((await call(app, 'DELETE', `/application_access_grants/${grant.uid}`, { token: w.appOwner.token })).status).toBeLessThan(300);
+      await delivered();
+    } finally {
+      await app.models.User.update({ lastName: 'ne-streamowner' }, { where: { uid: w.streamOwner.user.uid } });
+      await app.models.Application.update({ name: w.application.name }, { where: { uid: w.application.uid } });
+    }
+  });
+
   it('makes no call to a paused endpoint: its deliveries are dead at once, with the reason', async () => {
     expectStatus(await call(app, 'PATCH', `/webhooks/${hook.uid}`, { token: t.admin.token, body: { active: false } }), 200);
     await app.models.Notification.create({
