@@ -3,6 +3,7 @@
  * qualified name becomes the Schema's fullName.
  */
 import avsc from 'avsc';
+import { keepLogicalType } from './avro-logical-types';
 import { normaliseJson, parseJsonText } from './json-text';
 import { SchemaParseError, type ParsedAvroSchema } from './types';
 
@@ -21,10 +22,11 @@ export function parseAvroSchema(text: string): ParsedAvroSchema {
   return { type: 'AVRO', fullName: avroType.name, normalised: normaliseJson(json), avroType };
 }
 
-function toAvroType(json: unknown): avsc.Type {
+/** The avsc type of any Avro schema (named at the top or not), logical-type annotations kept for resolution. */
+export function toAvroType(json: unknown): avsc.Type {
   try {
     // Anonymous named types are invalid Avro; avsc only accepts them for convenience, other registries would not.
-    return avsc.Type.forSchema(json as AvroSchemaJson, { noAnonymousTypes: true });
+    return avsc.Type.forSchema(json as AvroSchemaJson, { noAnonymousTypes: true, typeHook: keepLogicalType });
   } catch (error) {
     throw new SchemaParseError('AVRO', [(error as Error).message]);
   }

@@ -12,7 +12,7 @@ export type CompatibilityMode = (typeof COMPATIBILITY_MODES)[number];
 export interface Incompatibility {
   /** The field path in the schema, dotted (`address.street`, `items[]`, `Order.lines`); '' for the whole schema. */
   path: string;
-  /** A stable rule name, the same for every format where it means the same (`FIELD_NO_DEFAULT`, `TYPE_CHANGED`…). */
+  /** A stable rule name: the format's own suite's (Avro's `FIELD_NO_DEFAULT`, Buf's `FIELD_WIRE_COMPATIBLE_TYPE`, Confluent's JSON Schema `TYPE_NARROWED`). */
   rule: string;
   message: string;
 }

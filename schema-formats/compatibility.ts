@@ -1,12 +1,15 @@
 /**
- * Backward compatibility between two versions of a schema, as a pinned StreamConfig version is replaced
- * (contract §5.8): the NEW version must read data written with the OLD one. Each problem names the field and the
- * rule broken, so the 422 can say exactly why instead of a bare "incompatible".
+ * Compatibility between versions of a schema (issue 45). One pair: can `reader` read data written with `writer`,
+ * by the format's own rules — AVRO the specification's schema resolution, PROTOBUF wire compatibility (Buf's WIRE
+ * rules), JSON_SCHEMA the open/closed content model (Confluent's) — each problem naming the field path and the
+ * rule. A mode (compatibility-modes) decides which pairs a candidate is judged on. The backward check of a pinned
+ * version's replacement (contract §5.8) is the BACKWARD judgement of one pair: the NEW version reads the OLD.
  */
-import { avroBackwardProblems } from './avro-compatibility';
-import { jsonSchemaBackwardProblems } from './json-schema-compatibility';
+import { avroReadProblems } from './avro-compatibility';
+import { modeProblems, type CompatibilityMode, type Incompatibility, type ModeProblem } from './compatibility-modes';
+import { jsonSchemaReadProblems } from './json-schema-compatibility';
 import { parseSchema } from './parse-schema';
-import { protobufBackwardProblems } from './protobuf-compatibility';
+import { protobufReadProblems } from './protobuf-compatibility';
 import type { ParsedSchema, SchemaType } from './types';
 
 /** [] when `newText` can read data written with `oldText`. Throws SchemaParseError if either text is invalid. */
@@ -19,14 +22,18 @@ export function backwardProblems(type: SchemaType, oldText: string, newText: str
 
 /** The same judgement for already-parsed versions (both must be of one type). */
 export function parsedBackwardProblems(oldSchema: ParsedSchema, newSchema: ParsedSchema): string[] {
-  if (oldSchema.type === 'AVRO' && newSchema.type === 'AVRO') {
-    return avroBackwardProblems(oldSchema.avroType, newSchema.avroType);
-  }
-  if (oldSchema.type === 'PROTOBUF' && newSchema.type === 'PROTOBUF') {
-    return protobufBackwardProblems(oldSchema.root, newSchema.root);
-  }
-  if (oldSchema.type === 'JSON_SCHEMA' && newSchema.type === 'JSON_SCHEMA') {
-    return jsonSchemaBackwardProblems(oldSchema.document, newSchema.document);
-  }
-  return [`the schema type changed from ${oldSchema.type} to ${newSchema.type}`];
+  return readProblems(newSchema, oldSchema).map((p) => p.message);
+}
+
+/** Every reason `reader` cannot read data written with `writer`; a change of format is one. */
+export function readProblems(reader: ParsedSchema, writer: ParsedSchema): Incompatibility[] {
+  if (reader.type === 'AVRO' && writer.type === 'AVRO') return avroReadProblems(reader.avroType, writer.avroType);
+  if (reader.type === 'PROTOBUF' && writer.type === 'PROTOBUF') return protobufReadProblems(reader.root, writer.root);
+  if (reader.type === 'JSON_SCHEMA' && writer.type === 'JSON_SCHEMA') return jsonSchemaReadProblems(reader.document, writer.document);
+  return [{ path: '', rule: 'SCHEMA_TYPE_CHANGED', message: `the schema type changed from ${writer.type} to ${reader.type}` }];
+}
+
+/** Every problem of `candidate` under `mode` against the earlier versions (oldest first, the latest last). */
+export function compatibilityProblems(mode: CompatibilityMode, candidate: ParsedSchema, earlier: { label: string; schema: ParsedSchema }[]): ModeProblem[] {
+  return modeProblems(mode, candidate, earlier, readProblems);
 }

@@ -1,112 +1,52 @@
 /**
- * JSON_SCHEMA backward compatibility: every document valid under the old schema must stay valid under the new
- * one for the parts that matter to readers: no property may become required and no `type` may narrow.
- * Walks `properties` and object-form `items`, following local `$ref`s (`#/definitions/…`, `#/$defs/…`).
+ * JSON_SCHEMA compatibility of one pair, as Confluent Schema Registry judges it (policy STRICT, its default): can a
+ * reader using one schema read every document valid under another? Follows the open/closed content model (see
+ * json-schema-object-diff.ts): whether a property may be added or removed depends on `additionalProperties`,
+ * `patternProperties` and `unevaluatedProperties`; beside it `required`, types (`integer` is a `number`), `enum`,
+ * `const`, bounds, `items`, combined schemas, `not` and local `$ref`s. Each problem names the field path (dotted, as
+ * the other formats: `address.street`, `lines[].qty`, `tags[0]`, `labels{}`, '' for the root; every form is in
+ * json-schema-findings.ts), Confluent's rule name (`Difference.Type`: `PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL`,
+ * `TYPE_NARROWED`…) and a sentence. Pure.
  */
+import type { Incompatibility } from './compatibility-modes';
+import { PairJudgement } from './json-schema-diff';
+import { PairMap, render, type Finding } from './json-schema-findings';
+import { SchemaDocument } from './json-schema-nodes';
 import type { JsonSchemaDocument } from './types';
 
-type SchemaNode = Record<string, unknown>;
-
-interface Side {
-  root: JsonSchemaDocument;
-  node: unknown;
+/** Every reason data valid under `writer` may be invalid under `reader`; [] when `reader` reads all of it. */
+export function jsonSchemaReadProblems(reader: JsonSchemaDocument, writer: JsonSchemaDocument): Incompatibility[] {
+  const writerDocument = new SchemaDocument(writer);
+  const readerDocument = new SchemaDocument(reader);
+  let known = new PairMap<Finding[]>();
+  // Each pass can only add incompatible pairs and there are finitely many, so this ends; the pass limit only keeps
+  // a mistake in that reasoning from hanging a request.
+  for (let pass = 1; ; pass++) {
+    const judgement = new PairJudgement(known);
+    const findings = judgement.compare(writerDocument.node(writer), readerDocument.node(reader));
+    const incompatible = judgement.incompatiblePairs();
+    if (!judgement.assumedCycle || samePairs(incompatible, known) || pass === MAX_PASSES) return problemsOf(findings);
+    known = incompatible;
+  }
 }
 
+const MAX_PASSES = 64;
+
+/** Backward (contract §5.8): [] when `newDocument` reads data written with `oldDocument`. */
 export function jsonSchemaBackwardProblems(oldDocument: JsonSchemaDocument, newDocument: JsonSchemaDocument): string[] {
-  const old = { root: oldDocument, node: oldDocument };
-  const now = { root: newDocument, node: newDocument };
-  return [...new Set(walk(old, now, '', new Map()))];
+  return jsonSchemaReadProblems(newDocument, oldDocument).map((p) => p.message);
 }
 
-/** `active` holds the (old, new) node pairs being walked right now, so a recursive `$ref` stops at re-entry. */
-function walk(old: Side, now: Side, path: string, active: Map<SchemaNode, Set<SchemaNode>>): string[] {
-  const oldNode = deref(old.root, old.node);
-  const newNode = deref(now.root, now.node);
-  // Boolean schemas and references we cannot follow (remote, anchors) carry no rules we can compare.
-  if (!oldNode || !newNode) return [];
-  const walking = active.get(oldNode) ?? new Set<SchemaNode>();
-  if (walking.has(newNode)) return [];
-  active.set(oldNode, walking.add(newNode));
-  const problems = [
-    ...narrowedType(oldNode, newNode, path),
-    ...newlyRequired(oldNode, newNode, path),
-    ...sharedChildren(oldNode, newNode, path).flatMap(([o, n, childPath]) =>
-      walk({ root: old.root, node: o }, { root: now.root, node: n }, childPath, active),
-    ),
-  ];
-  walking.delete(newNode);
-  return problems;
-}
-
-function narrowedType(oldNode: SchemaNode, newNode: SchemaNode, path: string): string[] {
-  const oldTypes = typeSet(oldNode);
-  const newTypes = typeSet(newNode);
-  // No `type` accepts every type: dropping it widens, adding it narrows.
-  if (!newTypes) return [];
-  const stillValid = (t: string) => newTypes.includes(t) || (t === 'integer' && newTypes.includes('number'));
-  if (oldTypes && oldTypes.every(stillValid)) return [];
-  const from = oldTypes ? oldTypes.join('|') : 'any';
-  const change = `changed type from ${from} to ${newTypes.join('|')}`;
-  return [path ? `property '${path}' ${change}` : `the root schema ${change}`];
-}
-
-function newlyRequired(oldNode: SchemaNode, newNode: SchemaNode, path: string): string[] {
-  const before = new Set(stringList(oldNode.required));
-  return stringList(newNode.required)
-    .filter((name) => !before.has(name))
-    .map((name) => `property '${childPath(path, name)}' became required`);
-}
-
-/** Sub-schemas present on both sides, with the path naming them in problems (`address.street`, `tags[]`). */
-function sharedChildren(oldNode: SchemaNode, newNode: SchemaNode, path: string): [unknown, unknown, string][] {
-  const children: [unknown, unknown, string][] = [];
-  const oldProperties = asNode(oldNode.properties);
-  const newProperties = asNode(newNode.properties);
-  if (oldProperties && newProperties) {
-    for (const name of Object.keys(newProperties)) {
-      if (Object.hasOwn(oldProperties, name)) children.push([oldProperties[name], newProperties[name], childPath(path, name)]);
-    }
+function problemsOf(findings: Finding[]): Incompatibility[] {
+  const problems = new Map<string, Incompatibility>();
+  for (const found of findings) {
+    const { path, message } = render(found);
+    problems.set(`${found.rule} ${message}`, { path, rule: found.rule, message });
   }
-  if (asNode(oldNode.items) && asNode(newNode.items)) children.push([oldNode.items, newNode.items, `${path}[]`]);
-  return children;
+  return [...problems.values()];
 }
 
-/** Follows local `$ref` chains; undefined for anything that is not an object schema in the end. */
-function deref(root: JsonSchemaDocument, node: unknown): SchemaNode | undefined {
-  let current = asNode(node);
-  for (let hops = 0; current && typeof current.$ref === 'string'; hops++) {
-    if (hops > 32 || !current.$ref.startsWith('#')) return undefined;
-    current = asNode(pointerTarget(root, current.$ref.slice(1)));
-  }
-  return current;
-}
-
-function pointerTarget(root: JsonSchemaDocument, fragment: string): unknown {
-  if (fragment !== '' && !fragment.startsWith('/')) return undefined;
-  const tokens = fragment === '' ? [] : fragment.slice(1).split('/');
-  let target: unknown = root;
-  for (const token of tokens) {
-    const key = decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
-    const container = asNode(target);
-    if (!container || !Object.hasOwn(container, key)) return undefined;
-    target = container[key];
-  }
-  return target;
-}
-
-function typeSet(node: SchemaNode): string[] | undefined {
-  if (typeof node.type === 'string') return [node.type];
-  return Array.isArray(node.type) ? stringList(node.type) : undefined;
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
-function asNode(value: unknown): SchemaNode | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as SchemaNode) : undefined;
-}
-
-function childPath(path: string, name: string): string {
-  return path ? `${path}.${name}` : name;
+function samePairs(a: PairMap<Finding[]>, b: PairMap<Finding[]>): boolean {
+  const [left, right] = [[...a.entries()], [...b.entries()]];
+  return left.length === right.length && left.every(([writer, reader]) => b.get(writer, reader) !== undefined);
 }

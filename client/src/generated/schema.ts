@@ -3779,10 +3779,12 @@ export interface paths {
          *     `Schema version <new> is not backward compatible with <old>; retry with force=true`, with one `errors[]` entry
          *     per reason; `force: true` skips the check. The stream's editors only. Audited as TOPIC_CONFIGURED (Topic).
          *
-         *     What the backward-compatibility check covers: AVRO, Avro schema resolution (the new schema reads data written
-         *     with the old); PROTOBUF, a field number reused with another type or name (enum values and `reserved` are not
-         *     checked); JSON_SCHEMA, new required properties and changed property types (`anyOf`/`oneOf`/`allOf`,
-         *     `additionalProperties` and value limits are not checked).
+         *     What the backward-compatibility check covers (the new schema reads data written with the old): AVRO, the
+         *     specification's schema resolution (names without their namespace, aliases, defaults, promotions, unions, enum
+         *     defaults, decimal precision and scale); PROTOBUF, wire compatibility by Buf's WIRE rules (field types within
+         *     their wire groups, cardinality, oneof membership, defaults, required fields, the package, removed messages);
+         *     JSON_SCHEMA, Confluent's open/closed content model (properties, required, types, enums, bounds, combined
+         *     schemas). Each `errors[]` entry names the field path.
          */
         put: operations["replaceStreamConfig"];
         post?: never;

@@ -1,0 +1,64 @@
+/**
+ * What the JSON_SCHEMA judgement collects while it walks a (writer, reader) pair. A finding's path is relative to
+ * the pair it was found in, so the judgement of one pair can be reused wherever that pair recurs (recursive and
+ * shared definitions) and placed under the path of each caller.
+ *
+ * Paths are dotted field paths, as the other formats show them: `.name` a property, `[]` every item, `[2]` a tuple
+ * position, `[*]` items past the tuple, `{}` properties not named in `properties`, `(if name)` the schema that applies
+ * when property `name` is present. Keywords (`maxLength`, `required`…) are named by the rule, not by the path.
+ */
+import type { SchemaNode } from './json-schema-nodes';
+
+export interface Finding {
+  path: string;
+  /** Confluent's `Difference.Type` name for the change (only names outside its STRICT compatible set occur). */
+  rule: string;
+  /** The message, given how the final path reads (`property 'address.street'`, `the root schema`). */
+  says: (subject: string) => string;
+  /** Findings (relative to this one) that explain it, for a rule that alone would not say why. */
+  because?: Finding[];
+}
+
+/** Every reason a reader of `reader` may refuse data valid under `writer`; [] when it reads all of it. */
+export type Compare = (writer: SchemaNode, reader: SchemaNode) => Finding[];
+
+export const finding = (path: string, rule: string, says: (subject: string) => string, because?: Finding[]): Finding =>
+  because?.length ? { path, rule, says, because } : { path, rule, says };
+
+export const under = (piece: string, findings: Finding[]): Finding[] => findings.map((f) => ({ ...f, path: piece + f.path }));
+
+/** Pair-keyed storage: the judgement memoises and detects recursion by the identity of the two nodes. */
+export class PairMap<T> {
+  private readonly byWriter = new Map<SchemaNode, Map<SchemaNode, T>>();
+
+  get(writer: SchemaNode, reader: SchemaNode): T | undefined {
+    return this.byWriter.get(writer)?.get(reader);
+  }
+
+  set(writer: SchemaNode, reader: SchemaNode, value: T): void {
+    const byReader = this.byWriter.get(writer) ?? new Map<SchemaNode, T>();
+    this.byWriter.set(writer, byReader.set(reader, value));
+  }
+
+  delete(writer: SchemaNode, reader: SchemaNode): void {
+    this.byWriter.get(writer)?.delete(reader);
+  }
+
+  *entries(): Generator<[SchemaNode, SchemaNode, T]> {
+    for (const [writer, byReader] of this.byWriter) for (const [reader, value] of byReader) yield [writer, reader, value];
+  }
+}
+
+/** The final path of a finding (no leading dot) and its message, explanations included. */
+export function render(found: Finding, prefix = ''): { path: string; message: string } {
+  const path = (prefix + found.path).replace(/^\./, '');
+  const reasons = (found.because ?? []).map((reason) => render(reason, prefix + found.path).message);
+  const message = found.says(subjectOf(path));
+  return { path, message: reasons.length > 0 ? `${message} (${reasons.join('; ')})` : message };
+}
+
+function subjectOf(path: string): string {
+  if (path === '') return 'the root schema';
+  const noun = path.endsWith(']') ? 'item' : path.endsWith('}') ? 'value' : path.endsWith(')') ? 'schema' : 'property';
+  return `${noun} '${path}'`;
+}
