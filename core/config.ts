@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { parseBrowserClients, parseRedirectUris, type BrowserClientSettings } from './browser-client-settings';
 import { ConfigError } from './config-error';
+import { COMPATIBILITY_MODES, isCompatibilityMode, type CompatibilityMode } from './rules/compatibility-mode';
 
 export interface Config {
   port: number;
@@ -49,6 +50,11 @@ export interface Config {
   signInQueue: number;
   /** How often each process revokes the grants past their `expiresAt`, 60 s; 0 turns its sweep off (`ACCESS_EXPIRY_SWEEP_MS`). */
   accessExpirySweepMs: number;
+  /**
+   * The compatibility mode of a schema created by an upload that names none (issue 45), `SCHEMA_COMPATIBILITY_DEFAULT`:
+   * NONE unless set, so the clients that upload versions freely (the Terraform provider) keep working (ADR 0016).
+   */
+  schemaCompatibilityDefault: CompatibilityMode;
   /** The browser clients of the embedded issuer besides its own (`BROWSER_CLIENTS`, `SELF_SERVICE_REDIRECT_URIS`). */
   browserClients: BrowserClientSettings;
   /** Keycloak's SSO Session Idle (`SSO_SESSION_IDLE_SECONDS`, 1800) and Max (`SSO_SESSION_MAX_SECONDS`, 36000). */
@@ -121,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDeltaTimeSeconds: positiveInt(env.LOCKOUT_FAILURE_RESET_SECONDS, 'LOCKOUT_FAILURE_RESET_SECONDS', 'seconds') ?? 43_200,
     },
     signInQueue: positiveInt(env.SIGN_IN_QUEUE, 'SIGN_IN_QUEUE', 'sign-ins') ?? 64,
+    schemaCompatibilityDefault: compatibilityMode(env.SCHEMA_COMPATIBILITY_DEFAULT),
     accessExpirySweepMs: env.ACCESS_EXPIRY_SWEEP_MS?.trim() === '0' ? 0 : positiveInt(env.ACCESS_EXPIRY_SWEEP_MS, 'ACCESS_EXPIRY_SWEEP_MS', 'milliseconds (0: off)') ?? 60_000,
     browserClients: { clients: parseBrowserClients(env.BROWSER_CLIENTS), selfServiceRedirectUris: parseRedirectUris(env.SELF_SERVICE_REDIRECT_URIS) },
     ssoSession: ssoSession(env),
@@ -133,6 +140,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookAllowPrivate: flag(env.WEBHOOK_ALLOW_PRIVATE, 'WEBHOOK_ALLOW_PRIVATE'),
     },
   };
+}
+
+function compatibilityMode(value: string | undefined): CompatibilityMode {
+  const mode = value?.trim().toUpperCase() || 'NONE';
+  if (!isCompatibilityMode(mode)) throw new ConfigError(`SCHEMA_COMPATIBILITY_DEFAULT must be one of ${COMPATIBILITY_MODES.join(', ')}`);
+  return mode;
 }
 
 /** A switch that is off unless set to `true` (or `1`); anything else but `false`/`0`/empty is refused, naming it. */

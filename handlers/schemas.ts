@@ -27,6 +27,8 @@ export const schemaResource: Resource<'schemas', 'findByName' | 'findByNameConta
     { name: 'name', readOnly: true, unique: true },
     { name: 'description' },
     { name: 'type', readOnly: true },
+    // Absent on PUT keeps the mode: a client that knows no modes never resets one.
+    { name: 'compatibility', keepOnReplace: true },
   ],
   associations: [
     { rel: 'owners', target: () => groupResource, many: false, attribute: 'ownersUid', inline: { fields: ['uid', 'name'], embedded: [], links: [] } },

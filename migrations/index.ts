@@ -23,6 +23,7 @@ import * as m0021 from './0021-lockout-clears-as-updates';
 import * as m0022 from './0022-issuer-sessions';
 import * as m0023 from './0023-notification-outbox';
 import * as m0024 from './0024-webhooks';
+import * as m0025 from './0025-schema-compatibility';
 
 export const migrations = [
   { name: '0001-initial', ...m0001 },
@@ -49,4 +50,5 @@ export const migrations = [
   { name: '0022-issuer-sessions', ...m0022 },
   { name: '0023-notification-outbox', ...m0023 },
   { name: '0024-webhooks', ...m0024 },
+  { name: '0025-schema-compatibility', ...m0025 },
 ];

@@ -15,6 +15,8 @@ export function defineSchema(sequelize: Sequelize) {
     description: { type: DataTypes.STRING(500), allowNull: true },
     type: { type: DataTypes.STRING(16), allowNull: false },
     ownersUid: { type: DataTypes.CHAR(32), allowNull: true },
+    /** The mode an upload of a new version is judged in (issue 45). */
+    compatibility: { type: DataTypes.STRING(32), allowNull: false, defaultValue: 'NONE' },
   });
 }
 

@@ -5,8 +5,9 @@
  * version instead of the latest only; NONE: nothing is judged. The judgement of one pair is the format's own
  * (`readProblems`: can `reader` read what `writer` wrote); this module only decides the pairs. Pure.
  */
-export const COMPATIBILITY_MODES = ['BACKWARD', 'BACKWARD_TRANSITIVE', 'FORWARD', 'FORWARD_TRANSITIVE', 'FULL', 'FULL_TRANSITIVE', 'NONE'] as const;
-export type CompatibilityMode = (typeof COMPATIBILITY_MODES)[number];
+import type { CompatibilityMode } from '../core/rules/compatibility-mode';
+
+export { COMPATIBILITY_MODES, isCompatibilityMode, type CompatibilityMode } from '../core/rules/compatibility-mode';
 
 /** One reason a reader cannot read a writer's data: where (a field path, `` for the root), which rule, in words. */
 export interface Incompatibility {
@@ -24,9 +25,6 @@ export interface ModeProblem extends Incompatibility {
   /** `reads`: the candidate cannot read the earlier version's data (backward); `read by`: the reverse (forward). */
   direction: 'reads' | 'read by';
 }
-
-export const isCompatibilityMode = (value: unknown): value is CompatibilityMode =>
-  typeof value === 'string' && (COMPATIBILITY_MODES as readonly string[]).includes(value);
 
 /**
  * Every problem of `candidate` under `mode` against `earlier` (oldest first; the last is the latest). `readProblems`

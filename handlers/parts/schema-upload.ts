@@ -6,14 +6,20 @@ import type { Transaction } from 'sequelize';
 import { mayAddVersion, mayAssignSchemaOwners } from '../../auth/policies/schema';
 import type { AuditEntry } from '../../models/audit-event';
 import type { Row } from '../../models/define';
-import { parseSchema, SchemaParseError, type ParsedSchema, type SchemaType } from '../../schema-formats';
+import { compatibilityProblems, parseSchema, SchemaParseError, type CompatibilityMode, type ModeProblem, type ParsedSchema, type SchemaType } from '../../schema-formats';
 import type { RequestContext } from '../../core/context';
-import { BadRequestError, ConflictError, ForbiddenError, UnprocessableError } from '../../core/errors';
+import { BadRequestError, ConflictError, ForbiddenError, HttpError, UnprocessableError } from '../../core/errors';
 import { isNone } from '../_lib/references';
 import { resolveBodyRef } from '../_lib/store';
 import { groupResource } from '../groups';
 
-export interface SchemaInput { schema: string; type?: SchemaType; version?: string; description?: string | null; owners?: unknown }
+export interface SchemaInput {
+  schema: string; type?: SchemaType; version?: string; description?: string | null; owners?: unknown;
+  /** A new schema's mode (else the service's default); for an existing schema, its own or nothing. */
+  compatibility?: CompatibilityMode;
+  /** Stores a version its schema's mode refuses (the reasons go into the audit entry). */
+  force?: boolean;
+}
 
 /** `Invalid schema` with one entry per parser message (docs/contract.md §5.9). */
 export function parsed(text: string, type: SchemaType | undefined): ParsedSchema {
@@ -35,6 +41,10 @@ async function schemaFor(ctx: RequestContext, input: SchemaInput, result: Parsed
   if (existing) {
     if (!(await mayAddVersion(ctx, existing))) throw new ForbiddenError(`Only the owners of ${existing.name} (or SCHEMA_ADMIN) may add versions to it`);
     if (existing.type !== result.type) throw new UnprocessableError(`Schema ${existing.name} is ${existing.type}; a ${result.type} document cannot be a version of it`);
+    // A mode is changed on the schema by its owners (PATCH), never by one upload in passing.
+    if (input.compatibility !== undefined && input.compatibility !== existing.compatibility) {
+      throw new UnprocessableError(`Schema ${existing.name} is ${existing.compatibility}, not ${input.compatibility}; its owners change its mode with PATCH /schemas/${existing.uid}`);
+    }
     const old = existing.description as string | null;
     if (typeof input.description === 'string' && input.description !== '' && input.description !== old) {
       existing.set({ description: input.description, modifiedBy: ctx.principal.email });
@@ -48,19 +58,43 @@ async function schemaFor(ctx: RequestContext, input: SchemaInput, result: Parsed
   const actor = ctx.principal.email;
   const schema = await Schema.create({
     tenantUid: ctx.principal.tenant.uid, name: result.fullName, description: input.description ?? null, type: result.type,
-    ownersUid, createdBy: actor, modifiedBy: actor,
+    ownersUid, compatibility: input.compatibility ?? ctx.deps.config.schemaCompatibilityDefault, createdBy: actor, modifiedBy: actor,
   }, { transaction });
   return { schema, created: true, described: undefined };
 }
 
 export interface Uploaded { schema: Row; version: Row; schemaCreated: boolean; audit: AuditEntry[] }
 
+/** The new version judged in its schema's mode against the versions it has (oldest first; only the latest unless transitive). */
+async function judged(ctx: RequestContext, schema: Row, result: ParsedSchema, transaction: Transaction): Promise<ModeProblem[]> {
+  const mode = schema.compatibility as CompatibilityMode;
+  if (mode === 'NONE') return [];
+  const latestOnly = !mode.endsWith('_TRANSITIVE');
+  const versions = await ctx.models.SchemaVersion.findAll({
+    where: { schemaUid: schema.uid }, order: [['createdAt', latestOnly ? 'DESC' : 'ASC'], ['uid', latestOnly ? 'DESC' : 'ASC']], ...(latestOnly ? { limit: 1 } : {}), transaction,
+  });
+  const earlier = versions.map((v) => ({ label: v.versionName as string, schema: parseSchema(v.schemaBody as string, schema.type as SchemaType) }));
+  return compatibilityProblems(mode, result, earlier);
+}
+
+/** One reason in words: which version, which way, where, what, by which rule. */
+export const reasonOf = (p: ModeProblem) =>
+  `${p.direction === 'reads' ? `reading data of ${p.against}` : `${p.against} reading the new data`}: ${p.path || '(root)'}: ${p.message} (${p.rule})`;
+
+/**
+ * `judge`: false for an import, which copies what a provider already holds, so there is nothing to refuse.
+ */
 export async function uploadVersion(ctx: RequestContext, input: SchemaInput & { version: string }, result: ParsedSchema, transaction: Transaction,
-  known?: { schema: Row | null }): Promise<Uploaded> {
+  known?: { schema: Row | null }, judge = true): Promise<Uploaded> {
     const found = await schemaFor(ctx, input, result, transaction, known);
     // A schema made just now has no versions yet.
     const taken = found.created ? null : await ctx.models.SchemaVersion.findOne({ where: { schemaUid: found.schema.uid, versionKey: input.version.toLowerCase() }, transaction });
     if (taken) throw new ConflictError(`version: '${input.version}' already exists for schema ${found.schema.name}`);
+    const problems = judge && !found.created ? await judged(ctx, found.schema, result, transaction) : [];
+    if (problems.length > 0 && input.force !== true) {
+      const message = `Schema version ${input.version} is not ${found.schema.compatibility} compatible with schema ${found.schema.name}; retry with force=true`;
+      throw new HttpError(422, message, [message, ...problems.map(reasonOf)]);
+    }
     const actor = ctx.principal.email;
     const row = await ctx.models.SchemaVersion.create({
       tenantUid: ctx.principal.tenant.uid, schemaUid: found.schema.uid, versionName: input.version, schemaBody: input.schema, createdBy: actor, modifiedBy: actor,
@@ -70,7 +104,10 @@ export async function uploadVersion(ctx: RequestContext, input: SchemaInput & { 
       ...(found.created ? [{ ...about, action: 'CREATED', details: { name: found.schema.name, type: found.schema.type, description: found.schema.description, owners: found.schema.ownersUid } }] : []),
       // A new description with a version of an existing schema is a change of the schema itself.
       ...(found.described ? [{ ...about, action: 'UPDATED', details: found.described }] : []),
-      { ...about, action: 'SCHEMA_VERSION_UPLOADED', details: { version: input.version, schemaVersion: row.uid } },
+      {
+        ...about, action: 'SCHEMA_VERSION_UPLOADED',
+        details: { version: input.version, schemaVersion: row.uid, ...(problems.length > 0 ? { compatibility: { mode: found.schema.compatibility, forced: true, problems: problems.map(reasonOf) } } : {}) },
+      },
     ];
     return { schema: found.schema, version: row, schemaCreated: found.created, audit };
 }

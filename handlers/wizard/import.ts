@@ -194,7 +194,8 @@ async function schemaOf(ctx: RequestContext, given: ProviderSchema | null, reque
     tally.found('schemaVersions', versionKey);
     return { schema, version, schemaType };
   }
-  const uploaded = await uploadVersion(ctx, { schema: given.schema, type: schemaType, version: versionName, owners: request.owners.uid }, result, await transaction.get(), { schema: schema ?? null });
+  // An import copies the provider's versions as they are: not judged (`judge` false).
+  const uploaded = await uploadVersion(ctx, { schema: given.schema, type: schemaType, version: versionName, owners: request.owners.uid }, result, await transaction.get(), { schema: schema ?? null }, false);
   found.addSchema(uploaded.schema);
   found.addVersion(uploaded.version);
   if (uploaded.schemaCreated) tally.made('schemas', schemaKey);

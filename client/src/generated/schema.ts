@@ -3519,6 +3519,13 @@ export interface paths {
          *     A version string the schema already has answers 409; another type than the existing schema's 422. Under the
          *     tenant setting `schemaRolesEnforced` only SCHEMA_AUTHOR, SCHEMA_ADMIN and tenant admins upload (403).
          *     `Location` is the new version's URI.
+         *
+         *     A new version of an existing schema is judged in the schema's `compatibility` mode against its versions (the
+         *     latest, or all of them when transitive): a refusal is 422 `Schema version <v> is not <MODE> compatible with
+         *     schema <name>; retry with force=true`, one further `errors[]` entry per reason (`reading data of <version>: <field
+         *     path>: <problem> (<rule>)`, or `<version> reading the new data: …`). `force: true` stores it anyway, the reasons
+         *     in the audit entry's `details.compatibility`. Schemas made before the modes existed are NONE, as are new
+         *     ones unless the upload or `SCHEMA_COMPATIBILITY_DEFAULT` names another mode.
          */
         post: operations["uploadSchema"];
         delete?: never;
@@ -8593,6 +8600,10 @@ export interface components {
             description?: string | null;
             owners?: components["schemas"]["NullableReference"];
             type?: components["schemas"]["SchemaType"];
+            /** @description A new schema's mode (absent: the service's default, `SCHEMA_COMPATIBILITY_DEFAULT`, NONE unless set). For an existing schema only its own mode may be given (another answers 422): the owners change it with PATCH. */
+            compatibility?: components["schemas"]["CompatibilityMode"];
+            /** @description Stores a version that the schema's mode refuses (false when absent); the reasons are kept in the SCHEMA_VERSION_UPLOADED audit entry. */
+            force?: boolean;
         };
         /** @description The owners group in short, or null. */
         OwnersRef: {
@@ -8624,6 +8635,16 @@ export interface components {
             owners: components["schemas"]["OwnersRef"];
         };
         /**
+         * @description Which earlier versions a new version is judged against, as Confluent Schema Registry names the modes. BACKWARD:
+         *     the new version reads data written with the latest; FORWARD: the latest reads data written with the new; FULL:
+         *     both; `_TRANSITIVE`: against every earlier version, not only the latest; NONE: not judged. AVRO is judged by the
+         *     specification's schema resolution, PROTOBUF by wire compatibility (Buf's WIRE rules), JSON_SCHEMA by the
+         *     open/closed content model (Confluent's rules).
+         * @example BACKWARD
+         * @enum {string}
+         */
+        CompatibilityMode: "BACKWARD" | "BACKWARD_TRANSITIVE" | "FORWARD" | "FORWARD_TRANSITIVE" | "FULL" | "FULL_TRANSITIVE" | "NONE";
+        /**
          * @description Writable fields of a schema (its name and type come from the uploaded document).
          * @example {
          *       "description": "Payments made by customers",
@@ -8634,6 +8655,11 @@ export interface components {
             /** @example Payments made by customers */
             description?: string | null;
             owners?: components["schemas"]["NullableReference"];
+            /**
+             * @description The mode an upload of a new version is judged in; absent on PUT keeps it. Owners and SCHEMA_ADMIN; audited as UPDATED.
+             * @example BACKWARD
+             */
+            compatibility?: components["schemas"]["CompatibilityMode"];
         };
         /**
          * @example {
@@ -8641,6 +8667,7 @@ export interface components {
          *       "name": "com.example.Payment",
          *       "description": "Payments made by customers",
          *       "type": "AVRO",
+         *       "compatibility": "BACKWARD",
          *       "owners": {
          *         "uid": "0c9f3e4a5b6c4d7e8f901a2b3c4d5e6f",
          *         "name": "Payments Team"
@@ -8670,6 +8697,7 @@ export interface components {
             name: string;
             description: string | null;
             type: components["schemas"]["SchemaType"];
+            compatibility: components["schemas"]["CompatibilityMode"];
             owners: {
                 uid?: string;
                 name?: string;
