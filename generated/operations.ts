@@ -995,6 +995,11 @@ export const operations = {
     "path": "/schemas/check-parse",
     "tag": "Schemas"
   },
+  "checkSchemaCompatibility": {
+    "method": "post",
+    "path": "/schemas/check-compatibility",
+    "tag": "Schemas"
+  },
   "uploadSchema": {
     "method": "post",
     "path": "/schemas/upload",

@@ -3500,6 +3500,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/schemas/check-compatibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a new version's compatibility without storing it
+         * @description Would this document pass as a new version of a schema (named by `name`, its fullName, or `schemaId`)? It is
+         *     judged in `mode` (default: the schema's own mode, or BACKWARD when that is NONE) against the schema's versions
+         *     (`problems`), and in every environment the caller can see where stream configs pin versions of the schema,
+         *     against each pinned version in the mode's directions (`environments`): a break of what runs there is what a
+         *     team needs to know before it uploads. Each problem names the version, the direction (`reads`: the new version
+         *     reading that version's data; `read by`: the reverse), the field path and the rule. Nothing is stored or
+         *     audited; anyone who may read the schema may check. A document that does not parse answers 400 `Invalid
+         *     schema` with line and column, as check-parse does; neither or both of `name` and `schemaId`, or an unknown
+         *     schema, 400 naming the field; a document of another type than the schema's, 422. Bodies are bounded as every
+         *     request is (size, nesting depth 64).
+         */
+        post: operations["checkSchemaCompatibility"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/schemas/upload": {
         parameters: {
             query?: never;
@@ -8811,6 +8840,131 @@ export interface components {
             };
             _links: components["schemas"]["Links"];
             page: components["schemas"]["PageMetadata"];
+        };
+        /**
+         * @example {
+         *       "schema": "{\"type\":\"record\",\"name\":\"Payment\",\"namespace\":\"com.example\",\"fields\":[{\"name\":\"amount\",\"type\":\"long\"},{\"name\":\"currency\",\"type\":\"string\"}]}",
+         *       "name": "com.example.Payment",
+         *       "mode": "BACKWARD"
+         *     }
+         */
+        CompatibilityCheckRequest: {
+            schema: components["schemas"]["SchemaText"];
+            type?: components["schemas"]["SchemaType"];
+            /**
+             * @description The schema's fullName (or give `schemaId`).
+             * @example com.example.Payment
+             */
+            name?: string;
+            /**
+             * @description The schema's uid (or give `name`).
+             * @example 1a2b3c4d5e6f40718293a4b5c6d7e8f9
+             */
+            schemaId?: string;
+            /** @description The mode to judge in; absent, the schema's own, or BACKWARD when that is NONE. */
+            mode?: components["schemas"]["CompatibilityMode"];
+        };
+        CompatibilityProblem: {
+            /**
+             * @description The version judged against.
+             * @example 1.0.0
+             */
+            against: string;
+            /**
+             * @description `reads`: the new version reading that version's data; `read by`: that version reading the new data.
+             * @example reads
+             * @enum {string}
+             */
+            direction: "reads" | "read by";
+            /**
+             * @description The field path (dotted; empty for the whole schema).
+             * @example currency
+             */
+            path: string;
+            /**
+             * @description The rule broken, as the format's public suite names it (Avro FIELD_NO_DEFAULT, Buf FIELD_WIRE_COMPATIBLE_TYPE, Confluent JSON Schema TYPE_NARROWED…).
+             * @example FIELD_NO_DEFAULT
+             */
+            rule: string;
+            /** @example field 'currency' is not in the writer's record and has no default */
+            message: string;
+        };
+        /**
+         * @example {
+         *       "schema": {
+         *         "uid": "1a2b3c4d5e6f40718293a4b5c6d7e8f9",
+         *         "name": "com.example.Payment",
+         *         "type": "AVRO",
+         *         "compatibility": "BACKWARD"
+         *       },
+         *       "mode": "BACKWARD",
+         *       "compatible": false,
+         *       "problems": [
+         *         {
+         *           "against": "1.0.0",
+         *           "direction": "reads",
+         *           "path": "currency",
+         *           "rule": "FIELD_NO_DEFAULT",
+         *           "message": "field 'currency' is not in the writer's record and has no default"
+         *         }
+         *       ],
+         *       "environments": [
+         *         {
+         *           "environment": {
+         *             "uid": "7a1b2c3d4e5f40718293a4b5c6d7e8f9",
+         *             "name": "Production",
+         *             "shortName": "prod"
+         *           },
+         *           "compatible": false,
+         *           "pinned": [
+         *             {
+         *               "topicName": "acme-local-prod-payments",
+         *               "side": "value",
+         *               "version": "1.0.0",
+         *               "compatible": false,
+         *               "problems": [
+         *                 {
+         *                   "against": "1.0.0",
+         *                   "direction": "reads",
+         *                   "path": "currency",
+         *                   "rule": "FIELD_NO_DEFAULT",
+         *                   "message": "field 'currency' is not in the writer's record and has no default"
+         *                 }
+         *               ]
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        CompatibilityCheckResult: {
+            schema: {
+                uid: string;
+                name: string;
+                type: components["schemas"]["SchemaType"];
+                compatibility: components["schemas"]["CompatibilityMode"];
+            };
+            mode: components["schemas"]["CompatibilityMode"];
+            /** @description No problem against the schema's versions. */
+            compatible: boolean;
+            problems: components["schemas"]["CompatibilityProblem"][];
+            /** @description Per environment the caller can see with pinned versions of the schema (by short name), each pin judged. */
+            environments: {
+                environment: {
+                    uid: string;
+                    name: string;
+                    shortName: string;
+                };
+                compatible: boolean;
+                pinned: {
+                    topicName: string;
+                    /** @enum {string} */
+                    side: "key" | "value";
+                    version: string;
+                    compatible: boolean;
+                    problems: components["schemas"]["CompatibilityProblem"][];
+                }[];
+            }[];
         };
         /** @description Writable fields of a stream config (a stream deployed to one environment). */
         StreamConfigFields: {
@@ -19988,6 +20142,47 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    checkSchemaCompatibility: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description RFC 7240 preferences. `handling=strict` refuses a body with fields this operation does not declare: 400 with
+                 *     one `{field, message: "unknown field"}` sub-error per field, after the target's 404, 403 and 412 like every
+                 *     validation error. `handling=lenient`, or no `handling` preference, ignores them and names them in
+                 *     `Ignored-Fields`. `Preference-Applied` echoes the handling used. Other preferences are ignored.
+                 * @example handling=strict
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompatibilityCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description The verdict, with every reason. */
+            200: {
+                headers: {
+                    "Ignored-Fields": components["headers"]["ignoredFields"];
+                    "Preference-Applied": components["headers"]["preferenceApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompatibilityCheckResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     uploadSchema: {

@@ -19,6 +19,7 @@ import * as userLockout from './user-lockout';
 import * as userSessions from './user-sessions';
 import * as environments from './environments';
 import * as schemas from './schemas';
+import * as schemaCheck from './schema-check';
 import * as streamConfigs from './stream-configs';
 import * as streamConfigPermissions from './stream-config-permissions';
 import * as streamConfigAsyncApi from './stream-config-asyncapi';
@@ -55,6 +56,7 @@ const own = {
   ...handlersOf(webhooks),
   ...handlersOf(environments),
   ...handlersOf(schemas),
+  ...handlersOf(schemaCheck),
   ...handlersOf(streamConfigs),
   ...handlersOf(streamConfigPermissions),
   ...handlersOf(streamConfigAsyncApi),

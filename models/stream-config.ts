@@ -1,5 +1,5 @@
 import { DataTypes, Op, type Sequelize, type Transaction } from 'sequelize';
-import { defineModel, jsonText, type RowModel } from './define';
+import { defineModel, jsonText, type Row, type RowModel } from './define';
 
 /** A stream deployed to one environment (docs/contract.md §5.8); browse permissions live in two join tables. */
 export function defineStreamConfig(sequelize: Sequelize) {
@@ -51,4 +51,19 @@ export async function schemaUsage(models: StreamConfigModels & { SchemaVersion: 
   const pinnedBy = await configsPinning(models, versions.map((v) => v.uid as string), transaction);
   const streams = await models.Stream.findAll({ where: { [Op.or]: [{ keySchemaUid: schemaUid }, { valueSchemaUid: schemaUid }] }, order: [['name', 'ASC']], transaction });
   return { pinnedBy, streams: streams.map((s) => s.name as string) };
+}
+
+/** A stream config pinning a version of a schema: which config, which side, which version. */
+export interface Pin { config: Row; side: 'key' | 'value'; versionUid: string }
+
+/** Every pin of any of the versions (as key or value), in topic name order. */
+export async function pinsOf(models: StreamConfigModels, versionUids: string[], transaction?: Transaction): Promise<Pin[]> {
+  if (versionUids.length === 0) return [];
+  const rows = await models.StreamConfig.findAll({
+    where: { [Op.or]: [{ keySchemaVersionUid: versionUids }, { valueSchemaVersionUid: versionUids }] }, order: [['topicName', 'ASC']], transaction,
+  });
+  const wanted = new Set(versionUids);
+  return rows.flatMap((config) => (['key', 'value'] as const)
+    .filter((side) => wanted.has(config[`${side}SchemaVersionUid`] as string))
+    .map((side) => ({ config, side, versionUid: config[`${side}SchemaVersionUid`] as string })));
 }

@@ -23,7 +23,7 @@ const spec = JSON.parse(readFileSync(new URL('../../generated/openapi.json', imp
 };
 const WRITES = ['post', 'put', 'patch', 'delete'] as const;
 /** POSTs that change nothing: the schema parse check, and the provider questions that only read the provider. */
-const READ_ONLY_POSTS = new Set(['checkSchema', 'validateProviderCredentials', 'discoverProviderResources', 'getWizardTopicsInfo']);
+const READ_ONLY_POSTS = new Set(['checkSchema', 'checkSchemaCompatibility', 'validateProviderCredentials', 'discoverProviderResources', 'getWizardTopicsInfo']);
 
 /** The audit resource type of each collection's own entries (docs/contract.md §8: reference data under the tenant). */
 const KIND: Record<string, string> = {
