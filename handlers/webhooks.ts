@@ -15,7 +15,7 @@ import { deliveriesOf, type Delivery } from '../models/webhook';
 import { newWebhookSecret } from '../providers/webhook';
 import { checkIfMatch } from './_lib/etag';
 import { mutate } from './_lib/mutation';
-import { pageInfo, pagingLinks, parsePage } from './_lib/paging';
+import { COUNT_WINDOW, pageInfo, pagingLinks, parsePage } from './_lib/paging';
 import { hal, withPrecheck, type Handler } from './_lib/reply';
 import type { Resource } from './_lib/resource';
 import { findVisible } from './_lib/store';
@@ -115,7 +115,7 @@ const deliveryBody = (d: Delivery) => ({
 export const listWebhookDeliveries: Handler = withPrecheck(async (ctx) => {
   const row = await findVisible(webhookResource, ctx, ctx.params.id);
   const page = parsePage({ page: ctx.query.page, size: ctx.query.size }, {});
-  const { rows, total, capped } = await deliveriesOf(ctx.models.Notification, row.uid as string, page);
+  const { rows, total, capped } = await deliveriesOf(ctx.models.Notification, row.uid as string, page, COUNT_WINDOW);
   const info = pageInfo(page, total);
   return hal({
     _embedded: { deliveries: rows.map(deliveryBody) },

@@ -106,14 +106,6 @@ export async function markFailed(model: Notifications, row: NotificationRow, err
   return changed === 1;
 }
 
-/** How many messages are in each state (the metric and `npm run admin -- notifications`). */
-export async function countByStatus(model: Notifications): Promise<Record<NotificationStatus, number>> {
-  const rows = await model.findAll({ attributes: ['status', [model.sequelize!.fn('COUNT', model.sequelize!.col('uid')), 'n']], group: ['status'], raw: true }) as unknown as { status: NotificationStatus; n: string | number }[];
-  const counts: Record<NotificationStatus, number> = { pending: 0, sent: 0, dead: 0 };
-  for (const r of rows) counts[r.status] = Number(r.n);
-  return counts;
-}
-
 /**
  * The states an operator reads (the outbox metric, `npm run admin -- notifications`): a pending row is `pending`
  * until its first attempt and `failed` while it waits for a retry after one; then `sent` or `dead`. Disjoint, so

@@ -203,3 +203,17 @@ export function callerFrom(models: CallerModels, item?: ModelStatic<Model>): str
 export function callerValues(realm: string, userUid: string, item?: { uid: string }): string[] {
   return item ? [userUid, item.uid, realm] : [userUid, realm];
 }
+
+/**
+ * The total of a listing, bounded: the rows matching any of the disjoint `slices`, counted up to `window` rows past
+ * the end of the page (`capped` when more match: the total is then a lower bound). With `returned` (the rows the
+ * page read), a page that is not full tells the total by itself and nothing is counted.
+ */
+export async function boundedTotal(model: ModelStatic<Model>, slices: WhereOptions[], page: { page: number; size: number }, order: Order,
+  window: number, returned?: number): Promise<{ total: number; capped: boolean }> {
+  const offset = page.page * page.size;
+  if (returned !== undefined && ((returned > 0 && returned < page.size) || (returned === 0 && offset === 0))) return { total: offset + returned, capped: false };
+  const limit = offset + page.size + window;
+  const counted = await countSlicesUpTo(model, slices, limit + 1, order);
+  return { total: counted, capped: counted > limit };
+}

@@ -6,7 +6,7 @@ import { DataTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Row, RowModel } from './define';
 import { defineModel, jsonText } from './define';
 import type { NotificationRow, Notifications } from './notification';
-import { countSlicesUpTo, type Order } from './select-sql';
+import { boundedTotal, type Order } from './select-sql';
 
 export function defineWebhook(sequelize: Sequelize): RowModel {
   return defineModel(sequelize, 'Webhook', 'webhooks', {
@@ -38,14 +38,10 @@ const DELIVERY_ORDER: Order = [['createdAt', 'DESC'], ['uid', 'DESC']];
 
 /**
  * One page of an endpoint's deliveries, newest first, off the `(recipient, created_at)` index, with its total
- * counted at most `window` rows past the page's end (`capped`: the total is a lower bound).
+ * bounded as every listing's (`window` rows past the page's end).
  */
-export async function deliveriesOf(model: Notifications, webhookUid: string, page: { page: number; size: number }, window = 1000): Promise<{ rows: Delivery[]; total: number; capped: boolean }> {
+export async function deliveriesOf(model: Notifications, webhookUid: string, page: { page: number; size: number }, window: number): Promise<{ rows: Delivery[]; total: number; capped: boolean }> {
   const where = { recipient: webhookUid, channel: 'webhook' };
-  const offset = page.page * page.size;
-  const rows = await model.findAll({ where, order: DELIVERY_ORDER, limit: page.size, offset });
-  if ((rows.length > 0 && rows.length < page.size) || (rows.length === 0 && offset === 0)) return { rows, total: offset + rows.length, capped: false };
-  const limit = offset + page.size + window;
-  const counted = await countSlicesUpTo(model as never, [where], limit + 1, DELIVERY_ORDER);
-  return { rows, total: counted, capped: counted > limit };
+  const rows = await model.findAll({ where, order: DELIVERY_ORDER, limit: page.size, offset: page.page * page.size });
+  return { rows, ...(await boundedTotal(model as never, [where], page, DELIVERY_ORDER, window, rows.length)) };
 }

@@ -21,7 +21,7 @@ const ACCESS: Record<string, NotificationEvent> = {
 };
 const DEPLOYMENT: Record<string, NotificationEvent> = { APPLICATION_STARTED: 'deployment.started', APPLICATION_STOPPED: 'deployment.stopped' };
 
-export const scopeOf = (ctx: RequestContext, actorEmail: string | null = ctx.principal.email): NotifyScope =>
+const notifyScope = (ctx: RequestContext, actorEmail: string | null = ctx.principal.email): NotifyScope =>
   ({ tenant: ctx.principal.tenant, actorEmail, publicRoot: ctx.deps.publicRoot() });
 
 /** The outbox rows for a change's audit entries: one per recipient of each event, none when the tenant has them off. */
@@ -32,10 +32,10 @@ export async function notificationsFor(ctx: RequestContext, audit: AuditEntry[],
     const details = entry.details ?? {};
     if (ACCESS[entry.action] && typeof details.grant === 'string') {
       // An environment that approves by itself: the platform decided, not the caller.
-      const scope = scopeOf(ctx, details.auto === true ? null : ctx.principal.email);
+      const scope = notifyScope(ctx, details.auto === true ? null : ctx.principal.email);
       out.push(...await accessNotifications(ctx.models, scope, ACCESS[entry.action], details.grant, transaction));
     } else if (DEPLOYMENT[entry.action] && typeof details.deployment === 'string') {
-      out.push(...await deploymentNotifications(ctx.models, scopeOf(ctx), DEPLOYMENT[entry.action], details.deployment, transaction));
+      out.push(...await deploymentNotifications(ctx.models, notifyScope(ctx), DEPLOYMENT[entry.action], details.deployment, transaction));
     }
   }
   return out;
@@ -49,7 +49,7 @@ export async function notifyFailedStart(ctx: RequestContext, deploymentUid: stri
   if (!notificationsEnabled(ctx.principal.tenant)) return;
   try {
     await ctx.models.sequelize.transaction(async (transaction) => {
-      await enqueue(ctx.models.Notification, await deploymentNotifications(ctx.models, scopeOf(ctx), 'deployment.failed', deploymentUid, transaction, error), transaction);
+      await enqueue(ctx.models.Notification, await deploymentNotifications(ctx.models, notifyScope(ctx), 'deployment.failed', deploymentUid, transaction, error), transaction);
     });
   } catch (err) {
     logger.warn({ err: (err as Error).message, deployment: deploymentUid }, 'the notice of a failed start was not written');

@@ -10,7 +10,7 @@ import { BadRequestError, NotFoundError } from '../../core/errors';
 import { isNone, uidOf } from './references';
 import { COUNT_WINDOW, orderOf, type PageRequest } from './paging';
 import type { Order, RelatedWanted, Targets } from '../../models/data-access';
-import { countSlicesUpTo } from '../../models/select-sql';
+import { boundedTotal } from '../../models/select-sql';
 import type { AssociationDef, Resource } from './resource';
 
 export async function scopeOf(resource: Resource, ctx: RequestContext): Promise<WhereOptions> {
@@ -69,9 +69,7 @@ export async function findPage(resource: Resource, ctx: RequestContext, where: W
   const model = resource.model(ctx.models);
   const offset = page.page * page.size;
   const { rows, targets } = await ctx.models.data.readPage(model, matching, orderOf(page), page.size, offset, wanted);
-  if (rows.length > 0 && rows.length < page.size) return { rows, targets, total: offset + rows.length, capped: false };
-  if (rows.length === 0 && offset === 0) return { rows, targets, total: 0, capped: false };
-  return { rows, targets, ...(await boundedCount(model, [matching], page, orderOf(page))) };
+  return { rows, targets, ...(await boundedTotal(model, [matching], page, orderOf(page), COUNT_WINDOW, rows.length)) };
 }
 
 /**
@@ -79,10 +77,8 @@ export async function findPage(resource: Resource, ctx: RequestContext, where: W
  * page's `order` (off the index the page is read from); `capped` when more match (the total is then a lower
  * bound). Collections and the audit history count this one way.
  */
-export async function boundedCount(model: ModelStatic<Model>, slices: WhereOptions[], page: PageRequest, order: Order): Promise<{ total: number; capped: boolean }> {
-  const window = page.page * page.size + page.size + COUNT_WINDOW;
-  const counted = await countSlicesUpTo(model, slices, window + 1, order);
-  return { total: counted, capped: counted > window };
+export function boundedCount(model: ModelStatic<Model>, slices: WhereOptions[], page: PageRequest, order: Order): Promise<{ total: number; capped: boolean }> {
+  return boundedTotal(model, slices, page, order, COUNT_WINDOW);
 }
 
 export async function findOneWhere(resource: Resource, ctx: RequestContext, where: WhereOptions): Promise<Row | null> {

@@ -5,12 +5,10 @@
  * The database is the file's own (test/support/own-database), of the suite's kind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../models/db';
-import { migrate } from '../../migrations/migrator';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import type { TestApp, TestTenant } from '../support/app';
 import { expectError } from '../support/errors';
 import { call, type CallResult } from '../support/http';
-import { ownDatabase, type OwnDatabase } from '../support/own-database';
+import { appOnOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { pause } from '../support/service-process';
 
 const LOOPS = 6;
@@ -19,12 +17,7 @@ let app: TestApp;
 let t: TestTenant;
 
 beforeAll(async () => {
-  db = await ownDatabase();
-  const sequelize = openDatabase(db.url);
-  await migrate(sequelize);
-  await sequelize.close();
-  app = await startTestApp({ databaseUrl: db.url });
-  t = await createTenant(app, 'restart');
+  ({ db, app, t } = await appOnOwnDatabase('restart'));
 }, 180_000);
 afterAll(async () => {
   await app?.stop();

@@ -6,12 +6,10 @@
  * so the counts are exactly this file's rows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../migrations/migrator';
-import { openDatabase } from '../../models/db';
 import { enqueue, type Outgoing } from '../../models/notification';
-import { createTenant, startTestApp, type TestApp, type TestTenant } from '../support/app';
+import type { TestApp, TestTenant } from '../support/app';
 import { scrape, valueOf, type Sample } from '../support/metrics';
-import { ownDatabase, type OwnDatabase } from '../support/own-database';
+import { appOnOwnDatabase, type OwnDatabase } from '../support/own-database';
 import { waitFor } from '../support/service-process';
 
 let db: OwnDatabase;
@@ -19,12 +17,7 @@ let app: TestApp;
 let t: TestTenant;
 
 beforeAll(async () => {
-  db = await ownDatabase();
-  const sequelize = openDatabase(db.url);
-  await migrate(sequelize);
-  await sequelize.close();
-  app = await startTestApp({ databaseUrl: db.url });
-  t = await createTenant(app, 'outbox-metric');
+  ({ db, app, t } = await appOnOwnDatabase('outbox-metric'));
 }, 180_000);
 afterAll(async () => {
   await app?.stop();

@@ -104,7 +104,9 @@ describe('webhook endpoints', () => {
     const read = expectStatus(await call(app, 'GET', `/webhooks/${uid}`, { token: t.admin.token }), 200);
     expect(read.body.previousSecretValidUntil).toBe(rotated.body.previousSecretValidUntil);
     const row = await app.models.Webhook.findByPk(uid);
-    expect(app.models.sequelize && row!.previousSecret).toBeTruthy();
+    // The previous secret is kept for the overlap, sealed like the current one.
+    expect(row!.previousSecret).toBeTruthy();
+    expect(String(row!.previousSecret)).not.toContain(secret.slice('whsec_'.length));
     const entries = await auditOf(app, { tenantUid: t.tenant.uid, action: 'UPDATED', resourceType: 'Tenant' });
     const entry = entries.find((e) => e.details?.webhook?.uid === uid)!;
     expect(entry.details.secret).toBe('***');

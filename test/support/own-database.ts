@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
-import { dialectOf } from '../../models/db';
+import { migrate } from '../../migrations/migrator';
+import { dialectOf, openDatabase } from '../../models/db';
+import { createTenant, startTestApp, type TestApp, type TestTenant } from './app';
 import { freePort, startEmbeddedPostgres } from '../../scripts/embedded-postgres';
 import { ROOT } from './npm-start';
 
@@ -48,4 +50,14 @@ export async function ownDatabase(): Promise<OwnDatabase> {
     url: url.toString(), stopServer, startServer,
     close: async () => { await stopServer(); rmSync(dir, { recursive: true, force: true }); },
   };
+}
+
+/** A database of the file's own, migrated, with the service on it and a tenant: for a file that stops its database. */
+export async function appOnOwnDatabase(prefix: string): Promise<{ db: OwnDatabase; app: TestApp; t: TestTenant }> {
+  const db = await ownDatabase();
+  const sequelize = openDatabase(db.url);
+  await migrate(sequelize);
+  await sequelize.close();
+  const app = await startTestApp({ databaseUrl: db.url });
+  return { db, app, t: await createTenant(app, prefix) };
 }
