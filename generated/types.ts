@@ -3514,8 +3514,9 @@ export interface paths {
          * @description Would this document pass as a new version of a schema (named by `name`, its fullName, or `schemaId`)? It is
          *     judged in `mode` (default: the schema's own mode, or BACKWARD when that is NONE) against the schema's versions
          *     (`problems`), and in every environment the caller can see where stream configs pin versions of the schema,
-         *     against each pinned version in the mode's directions (`environments`): a break of what runs there is what a
-         *     team needs to know before it uploads. Each problem names the version, the direction (`reads`: the new version
+         *     against each pinned version in the mode's directions (`environments`; narrowed to the environments the request
+         *     names, by short name, when it names some): a break of what runs there is what a team needs to know before it
+         *     uploads. The CLI of the client package (`schema check`) asks this for CI. Each problem names the version, the direction (`reads`: the new version
          *     reading that version's data; `read by`: the reverse), the field path and the rule. Nothing is stored or
          *     audited; anyone who may read the schema may check. A document that does not parse answers 400 `Invalid
          *     schema` with line and column, as check-parse does; neither or both of `name` and `schemaId`, or an unknown
@@ -8845,7 +8846,10 @@ export interface components {
          * @example {
          *       "schema": "{\"type\":\"record\",\"name\":\"Payment\",\"namespace\":\"com.example\",\"fields\":[{\"name\":\"amount\",\"type\":\"long\"},{\"name\":\"currency\",\"type\":\"string\"}]}",
          *       "name": "com.example.Payment",
-         *       "mode": "BACKWARD"
+         *       "mode": "BACKWARD",
+         *       "environments": [
+         *         "prod"
+         *       ]
          *     }
          */
         CompatibilityCheckRequest: {
@@ -8863,6 +8867,13 @@ export interface components {
             schemaId?: string;
             /** @description The mode to judge in; absent, the schema's own, or BACKWARD when that is NONE. */
             mode?: components["schemas"]["CompatibilityMode"];
+            /**
+             * @description Short names of environments the caller can see: `environments` of the answer then lists exactly these (an environment without pins of the schema with an empty `pinned`), not every environment with pins. An unknown one answers 400 naming the field.
+             * @example [
+             *       "prod"
+             *     ]
+             */
+            environments?: string[];
         };
         CompatibilityProblem: {
             /**
@@ -8948,7 +8959,7 @@ export interface components {
             /** @description No problem against the schema's versions. */
             compatible: boolean;
             problems: components["schemas"]["CompatibilityProblem"][];
-            /** @description Per environment the caller can see with pinned versions of the schema (by short name), each pin judged. */
+            /** @description Per environment the caller can see with pinned versions of the schema (by short name), or per environment of the request's `environments`; each pin judged. */
             environments: {
                 environment: {
                     uid: string;

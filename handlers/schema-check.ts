@@ -16,7 +16,7 @@ import { findOneWhere } from './_lib/store';
 import { parsed } from './parts/schema-upload';
 import type { RequestContext } from '../core/context';
 
-interface CheckInput { schema: string; type?: SchemaType; name?: string; schemaId?: string; mode?: CompatibilityMode }
+interface CheckInput { schema: string; type?: SchemaType; name?: string; schemaId?: string; mode?: CompatibilityMode; environments?: string[] }
 
 const problemBody = (p: ModeProblem) => ({ against: p.against, direction: p.direction, path: p.path, rule: p.rule, message: p.message });
 
@@ -34,9 +34,24 @@ async function target(ctx: RequestContext, input: CheckInput): Promise<Row> {
   return row;
 }
 
+/** The environments `environments` names by short name, each one the caller can see; 400 naming the first unknown. */
+async function named(ctx: RequestContext, shortNames: string[]): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const shortName of new Set(shortNames.map((n) => n.toLowerCase()))) {
+    const row = await findOneWhere(environmentResource, ctx, { shortNameKey: shortName });
+    if (!row) {
+      const given = shortNames.find((n) => n.toLowerCase() === shortName)!;
+      throw new BadRequestError([`environments: unknown environment ${given}`], [{ field: 'environments', message: 'unknown environment', rejectedValue: given }]);
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
 export const checkSchemaCompatibility: Handler = async (ctx) => {
   const input = ctx.body as CheckInput;
   const schema = await target(ctx, input);
+  const only = input.environments === undefined ? undefined : await named(ctx, input.environments);
   const candidate = parsed(input.schema, input.type ?? (schema.type as SchemaType));
   if (candidate.type !== schema.type) throw new UnprocessableError(`Schema ${schema.name} is ${schema.type}; a ${candidate.type} document cannot be a version of it`);
   const mode: CompatibilityMode = input.mode ?? (schema.compatibility === 'NONE' ? 'BACKWARD' : schema.compatibility as CompatibilityMode);
@@ -48,15 +63,21 @@ export const checkSchemaCompatibility: Handler = async (ctx) => {
     mode,
     compatible: problems.length === 0,
     problems: problems.map(problemBody),
-    environments: await byEnvironment(ctx, mode, candidate, parsedOf),
+    environments: await byEnvironment(ctx, mode, candidate, parsedOf, only),
   });
 };
 
-/** Per visible environment with pins of the schema: the candidate against each pinned version, in the mode's directions. */
-async function byEnvironment(ctx: RequestContext, mode: CompatibilityMode, candidate: ParsedSchema, versions: Map<string, { label: string; schema: ParsedSchema }>) {
+/**
+ * Per visible environment with pins of the schema, or per environment of `only` (with or without pins): the
+ * candidate against each pinned version, in the mode's directions.
+ */
+async function byEnvironment(ctx: RequestContext, mode: CompatibilityMode, candidate: ParsedSchema, versions: Map<string, { label: string; schema: ParsedSchema }>, only?: Row[]) {
   const pins = await pinsOf(ctx.models, [...versions.keys()]);
-  const byEnv = new Map<string, typeof pins>();
-  for (const pin of pins) byEnv.set(pin.config.environmentUid as string, [...(byEnv.get(pin.config.environmentUid as string) ?? []), pin]);
+  const byEnv = new Map<string, typeof pins>(only?.map((environment) => [environment.uid as string, []]));
+  for (const pin of pins) {
+    const environmentUid = pin.config.environmentUid as string;
+    if (!only || byEnv.has(environmentUid)) byEnv.set(environmentUid, [...(byEnv.get(environmentUid) ?? []), pin]);
+  }
   // A pin judged on its own: transitivity means nothing against one version.
   const pairMode = mode.replace('_TRANSITIVE', '') as CompatibilityMode;
   const out = [];

@@ -57,6 +57,20 @@ describe('checking a new version without storing it', () => {
     expect(full.body.environments[0].pinned[0].problems.map((p: any) => p.direction)).toEqual(['reads']);
   });
 
+  it('narrows the environments to those named, listing one without pins, and refuses one the caller cannot see as unknown', async () => {
+    const prod = (await app.models.Environment.findOne({ where: { tenantUid: t.tenant.uid, shortNameKey: 'prod' } }))!;
+    await created(app, '/environments', { name: 'Acceptance', shortName: 'acc', instance: prod.instanceUid, owners: prod.ownersUid }, t.admin.token);
+    const res = expectStatus(await check({ schema: breaking, name: 'io.check.Payment', environments: ['ACC', 'prod'] }), 200);
+    expect(res.body.environments).toEqual([
+      { environment: expect.objectContaining({ shortName: 'acc' }), compatible: true, pinned: [] },
+      expect.objectContaining({ environment: expect.objectContaining({ shortName: 'prod' }), compatible: false }),
+    ]);
+    for (const unseen of ['hidden', 'nowhere']) {
+      const refused = expectStatus(await check({ schema: breaking, name: 'io.check.Payment', environments: ['prod', unseen] }), 400);
+      expect(refused.body.errors).toEqual([`environments: unknown environment ${unseen}`]);
+    }
+  });
+
   it.each([
     [{ schema: v1 }, 400, 'name: give either name or schemaId'],
     [{ schema: v1, name: 'io.check.Payment', schemaId: 'x' }, 400, 'name: give either name or schemaId'],
