@@ -8,7 +8,7 @@ import type { components, operations, paths } from './generated/schema.js';
 import type { StrictClient } from './strict-calls.js';
 
 export type { components, operations, paths };
-export { passwordToken, type PasswordTokenOptions } from './token.js';
+export { clientCredentialsToken, passwordToken, type ClientCredentialsOptions, type PasswordTokenOptions } from './token.js';
 
 /** Every schema of the document by name: `Schemas['Stream']`, `Schemas['StreamCreate']`. */
 export type Schemas = components['schemas'];
