@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { CLI_OPTIONS } from './cli-options.js';
 import { REPORT_FORMATS, type Report, type ReportFormat } from './check-report.js';
 import { schemaCheck, type Connection } from './schema-check-command.js';
 import { clientCredentialsToken } from './token.js';
@@ -29,16 +30,6 @@ Environment:
 Exit status: 0 compatible, 1 incompatible, 2 could not check.`;
 
 class UsageError extends Error {}
-
-const OPTIONS = {
-  schema: { type: 'string' },
-  mode: { type: 'string' },
-  type: { type: 'string' },
-  environment: { type: 'string', multiple: true },
-  format: { type: 'string', default: 'text' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean' },
-} as const;
 
 /** The access token source the environment describes: a token as is, or client credentials asked for once. */
 function tokenSource(env: NodeJS.ProcessEnv): () => Promise<string> {
@@ -64,7 +55,7 @@ function packageVersion(): string {
 }
 
 async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<Report> {
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({ args: argv, options: CLI_OPTIONS, allowPositionals: true, strict: true });
   if (values.help) return { exitStatus: 0, stdout: [USAGE], stderr: [] };
   if (values.version) return { exitStatus: 0, stdout: [packageVersion()], stderr: [] };
   const [group, command, file, ...extra] = positionals;

@@ -1,11 +1,14 @@
 /**
  * Issue 41: the documents say what the code does. Every relative link in README.md and docs/ reaches a file (and a
  * heading, when it names one); docs/README.md links every document; the admin table of docs/operations.md lists
- * exactly the commands `npm run admin -- help` prints.
+ * exactly the commands `npm run admin -- help` prints; the CI recipes are YAML and call the CLI as it parses.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
+import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { CLI_OPTIONS } from '../../client/src/cli-options';
 import { COMMANDS } from '../../scripts/admin-commands';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -79,5 +82,28 @@ describe('docs/operations.md', () => {
 
   it('names no fixed service version: it says where the version comes from', () => {
     expect(text).not.toMatch(/\b\d+\.\d+\.\d+\+/);
+  });
+});
+
+describe('the CI recipes (docs/schema-checks-in-ci.md)', () => {
+  const doc = read('docs/schema-checks-in-ci.md');
+  const blocks = (lang: string) => [...doc.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\``, 'gm'))].map(([, body]) => body);
+
+  it('are YAML a runner reads', () => {
+    expect(blocks('yaml').length).toBeGreaterThanOrEqual(3);
+    for (const block of blocks('yaml')) expect(yaml.load(block)).toBeTypeOf('object');
+  });
+
+  it('call the CLI with options it has, naming a document and a schema', () => {
+    const commands = [...doc.replace(/\\\n\s*/g, '').matchAll(/npx (?:--yes )?@platform-management-service\/client(?:@\d+)? (schema check [^\n]*)/g)]
+      .map(([, command]) => command.replace(/\[[^\]]*\]\.*/g, '').replace(/ \|\|.*$/, ''));
+    expect(commands.length).toBeGreaterThanOrEqual(4);
+    for (const command of commands) {
+      const args = [...command.replace(/\$\([^)]*\)/g, 'x').matchAll(/"[^"]*"|\S+/g)].map(([arg]) => arg);
+      const { values, positionals } = parseArgs({ args, options: CLI_OPTIONS, allowPositionals: true, strict: true });
+      expect(positionals.slice(0, 2)).toEqual(['schema', 'check']);
+      expect(positionals).toHaveLength(3);
+      expect(values.schema, command).toBeDefined();
+    }
   });
 });
