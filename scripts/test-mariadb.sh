@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole suite on a throw-away MariaDB server: once through the mariadb driver, once through mysql2.
+# The suite's database tests (test/integration/) on a throw-away MariaDB server: once through the mariadb driver,
+# once through mysql2.
 #   npm run test:mariadb                 both drivers
 #   npm run test:mariadb -- mysql        one of them (mariadb | mysql); further arguments go to vitest
 # Needs mariadbd and mariadb-install-db on PATH (Debian: apt-get install mariadb-server).
@@ -24,6 +25,9 @@ trap stop EXIT
 
 pid=$(scripts/mariadb.sh start "$dir" "$port")
 echo "== MariaDB $(mariadb --no-defaults -h127.0.0.1 -P"$port" -upms -ppms -N -e 'SELECT VERSION()') on 127.0.0.1:$port (pid $pid)"
+
+# Without arguments, the files that reach a database: test/unit/ touches none, and PostgreSQL's run covers it.
+[ $# -gt 0 ] || set -- test/integration/
 
 for driver in "${drivers[@]}"; do
   echo "== npm test on MariaDB through the $driver driver (DATABASE_URL=$driver://pms:***@127.0.0.1:$port/)"
