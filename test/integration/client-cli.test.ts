@@ -149,6 +149,14 @@ describe('npx @platform-management-service/client schema check', () => {
     expect(out.stderr[0]).toBe('broken.avsc: could not check: 400: Invalid schema');
   });
 
+  it('says its usage and its version, the package\'s', async () => {
+    const version = (JSON.parse(readFileSync('client/package.json', 'utf8')) as { version: string }).version;
+    expect(await cli(['--version'], {})).toEqual({ status: 0, stdout: [version], stderr: [] });
+    const help = await cli(['--help'], {});
+    expect(help.status).toBe(0);
+    expect(help.stdout[0]).toBe('Usage: npx @platform-management-service/client schema check <file> --schema <name>');
+  });
+
   it.each([
     ['an unknown environment', check('next.avsc', '--environment', 'nowhere'), {}, 'next.avsc: environments: unknown environment nowhere'],
     ['an unknown schema', ['schema', 'check', 'next.avsc', '--schema', 'io.cli.Nothing'], {}, 'next.avsc: name: unknown schema io.cli.Nothing'],
