@@ -3520,8 +3520,10 @@ export interface paths {
          *     reading that version's data; `read by`: the reverse), the field path and the rule. Nothing is stored or
          *     audited; anyone who may read the schema may check. A document that does not parse answers 400 `Invalid
          *     schema` with line and column, as check-parse does; neither or both of `name` and `schemaId`, or an unknown
-         *     schema, 400 naming the field; a document of another type than the schema's, 422. Bodies are bounded as every
-         *     request is (size, nesting depth 64).
+         *     schema, 400 naming the field; a document of another type than the schema's, 422. The document is bounded as
+         *     an upload's is (`SchemaText`), and so is the judgement (see uploadSchema): more than 8 MiB of stored versions
+         *     to read is 422 (`…; judge in a non-transitive mode`), as is a stored version past a bound on documents. Only
+         *     the versions the judgement reads are parsed: the latest (every one when transitive) and the pinned ones.
          */
         post: operations["checkSchemaCompatibility"];
         delete?: never;
@@ -3556,6 +3558,15 @@ export interface paths {
          *     path>: <problem> (<rule>)`, or `<version> reading the new data: …`). `force: true` stores it anyway, the reasons
          *     in the audit entry's `details.compatibility`. Schemas made before the modes existed are NONE, as are new
          *     ones unless the upload or `SCHEMA_COMPATIBILITY_DEFAULT` names another mode.
+         *
+         *     One judgement is bounded: it reads at most 8 MiB of stored versions (a transitive mode reads every one; past
+         *     that, 422 `the versions to judge against total <n> MiB, more than the 8 MiB one judgement reads; judge in a
+         *     non-transitive mode, or upload with force=true`); a stored version past a bound on documents (stored before
+         *     the bound) is 422 `version <v> of schema <name> cannot be judged (…)`; `force: true` stores the new version
+         *     unjudged, `not judged: <reason>` in the audit entry. A judgement that takes more than 500 000 steps, or
+         *     follows two recursive versions into each other deeper than 256 levels, ends with the problem
+         *     TOO_LARGE_TO_JUDGE or NESTING_TOO_DEEP_TO_JUDGE: it fails closed. At most 1000 problems are listed per pair
+         *     (then MORE_PROBLEMS_NOT_LISTED).
          */
         post: operations["uploadSchema"];
         delete?: never;
@@ -3814,7 +3825,9 @@ export interface paths {
          *     absent versions unpinned. `stream`, `environment` and `partitions` cannot change (422). Replacing a pinned
          *     version needs the new one to read the old one's data (backward compatible): otherwise 422
          *     `Schema version <new> is not backward compatible with <old>; retry with force=true`, with one `errors[]` entry
-         *     per reason; `force: true` skips the check. The stream's editors only. Audited as TOPIC_CONFIGURED (Topic).
+         *     per reason; `force: true` skips the check. A version past a bound on documents (stored before the bound) is
+         *     422 `Schema versions <old> and <new> cannot be judged (…); retry with force=true`. The stream's editors only.
+         *     Audited as TOPIC_CONFIGURED (Topic).
          *
          *     What the backward-compatibility check covers (the new schema reads data written with the old): AVRO, the
          *     specification's schema resolution (names without their namespace, aliases, defaults, promotions, unions, enum
@@ -8579,7 +8592,7 @@ export interface components {
          */
         SchemaType: "AVRO" | "PROTOBUF" | "JSON_SCHEMA";
         /**
-         * @description The schema document as text (Avro JSON, a .proto file, or a JSON Schema with a `title`).
+         * @description The schema document as text (Avro JSON, a .proto file, or a JSON Schema with a `title`). Bounded, so that parsing and judging it stay cheap: past a bound it is refused with 400 `Invalid schema` before any parser runs, the bound and its place named (`schema: line 3, column 17: nesting deeper than 256 levels of '{' and '['`). At most 1 MiB; nesting of `{` and `[` at most 256 levels for AVRO (also with each named type written out where it is used), 64 for JSON_SCHEMA (also with each `$ref` followed), 32 levels of `{` for PROTOBUF; at most 100 branches in one Avro union or one `oneOf`, `anyOf` or `allOf`; 1000 values in one JSON Schema `enum` and 1000 different `$ref` targets in a document; 1000 named types (records, enums, fixed) in an Avro document; 500 fields, options and reserved statements in one Protobuf message. Hand-written and generated schemas stay far inside them.
          * @example {"type":"record","name":"Payment","namespace":"com.example","fields":[{"name":"amount","type":"long"}]}
          */
         SchemaText: string;

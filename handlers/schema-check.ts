@@ -8,12 +8,12 @@
 import type { CompatibilityMode } from '../core/rules/compatibility-mode';
 import { BadRequestError, UnprocessableError } from '../core/errors';
 import type { Row } from '../models/define';
-import { pinsOf } from '../models/stream-config';
-import { compatibilityProblems, parseSchema, type ModeProblem, type ParsedSchema, type SchemaType } from '../schema-formats';
+import { pinsOf, type Pin } from '../models/stream-config';
+import { compatibilityProblems, type ModeProblem, type ParsedSchema, type SchemaType } from '../schema-formats';
 import { environmentResource } from './environments';
 import { plain, type Handler } from './_lib/reply';
 import { findOneWhere } from './_lib/store';
-import { parsed } from './parts/schema-upload';
+import { judgeable, parsed, type StoredVersion } from './parts/schema-upload';
 import type { RequestContext } from '../core/context';
 
 interface CheckInput { schema: string; type?: SchemaType; name?: string; schemaId?: string; mode?: CompatibilityMode; environments?: string[] }
@@ -56,43 +56,56 @@ export const checkSchemaCompatibility: Handler = async (ctx) => {
   if (candidate.type !== schema.type) throw new UnprocessableError(`Schema ${schema.name} is ${schema.type}; a ${candidate.type} document cannot be a version of it`);
   const mode: CompatibilityMode = input.mode ?? (schema.compatibility === 'NONE' ? 'BACKWARD' : schema.compatibility as CompatibilityMode);
   const versions = await ctx.models.SchemaVersion.findAll({ where: { schemaUid: schema.uid }, order: [['createdAt', 'ASC'], ['uid', 'ASC']] });
-  const parsedOf = new Map<string, { label: string; schema: ParsedSchema }>(versions.map((v) => [v.uid as string, { label: v.versionName as string, schema: parseSchema(v.schemaBody as string, schema.type as SchemaType) }]));
-  const problems = compatibilityProblems(mode, candidate, [...parsedOf.values()]);
+  const environments = await pinsByEnvironment(ctx, versions.map((v) => v.uid as string), only);
+  // Only the versions the judgement reads are parsed: the mode's (the latest unless transitive) and the pinned ones.
+  const transitive = mode.endsWith('_TRANSITIVE');
+  const latest = versions.at(-1);
+  const pinned = new Set(environments.flatMap(({ pins }) => pins.map((pin) => pin.versionUid)));
+  const read = versions.filter((v) => transitive || v === latest || pinned.has(v.uid as string));
+  const stored = judgeable(schema, read);
+  if ('unjudged' in stored) throw new UnprocessableError(stored.tooLarge && transitive ? `${stored.unjudged}; judge in a non-transitive mode` : stored.unjudged);
+  const parsedOf = new Map(read.map((v, i) => [v.uid as string, stored.earlier[i]!]));
+  const problems = compatibilityProblems(mode, candidate, transitive ? stored.earlier : latest ? [parsedOf.get(latest.uid as string)!] : []);
   return plain({
     schema: { uid: schema.uid, name: schema.name, type: schema.type, compatibility: schema.compatibility },
     mode,
     compatible: problems.length === 0,
     problems: problems.map(problemBody),
-    environments: await byEnvironment(ctx, mode, candidate, parsedOf, only),
+    environments: judgedPins(mode, candidate, parsedOf, environments),
   });
 };
 
 /**
- * Per visible environment with pins of the schema, or per environment of `only` (with or without pins): the
- * candidate against each pinned version, in the mode's directions.
+ * The pins of these versions per environment the caller can see, or per environment of `only` (one without pins
+ * listed with none).
  */
-async function byEnvironment(ctx: RequestContext, mode: CompatibilityMode, candidate: ParsedSchema, versions: Map<string, { label: string; schema: ParsedSchema }>, only?: Row[]) {
-  const pins = await pinsOf(ctx.models, [...versions.keys()]);
-  const byEnv = new Map<string, typeof pins>(only?.map((environment) => [environment.uid as string, []]));
-  for (const pin of pins) {
+async function pinsByEnvironment(ctx: RequestContext, versionUids: string[], only?: Row[]): Promise<{ environment: Row; pins: Pin[] }[]> {
+  const byEnv = new Map<string, Pin[]>(only?.map((environment) => [environment.uid as string, []]));
+  for (const pin of await pinsOf(ctx.models, versionUids)) {
     const environmentUid = pin.config.environmentUid as string;
     if (!only || byEnv.has(environmentUid)) byEnv.set(environmentUid, [...(byEnv.get(environmentUid) ?? []), pin]);
   }
+  const out: { environment: Row; pins: Pin[] }[] = [];
+  for (const [environmentUid, pins] of byEnv) {
+    const environment = only?.find((e) => e.uid === environmentUid) ?? await findOneWhere(environmentResource, ctx, { uid: environmentUid });
+    if (environment) out.push({ environment, pins });
+  }
+  return out;
+}
+
+/** Per environment: the candidate against each pinned version, in the mode's directions. */
+function judgedPins(mode: CompatibilityMode, candidate: ParsedSchema, versions: Map<string, StoredVersion>, environments: { environment: Row; pins: Pin[] }[]) {
   // A pin judged on its own: transitivity means nothing against one version.
   const pairMode = mode.replace('_TRANSITIVE', '') as CompatibilityMode;
-  const out = [];
-  for (const [environmentUid, envPins] of byEnv) {
-    const environment = await findOneWhere(environmentResource, ctx, { uid: environmentUid });
-    if (!environment) continue;
-    const pinned = envPins.map((pin) => {
+  return environments.map(({ environment, pins }) => {
+    const pinned = pins.map((pin) => {
       const version = versions.get(pin.versionUid)!;
       const found = compatibilityProblems(pairMode, candidate, [version]);
       return { topicName: pin.config.topicName, side: pin.side, version: version.label, compatible: found.length === 0, problems: found.map(problemBody) };
     });
-    out.push({
+    return {
       environment: { uid: environment.uid, name: environment.name, shortName: environment.shortName },
       compatible: pinned.every((p) => p.compatible), pinned,
-    });
-  }
-  return out.sort((a, b) => String(a.environment.shortName).localeCompare(String(b.environment.shortName)));
+    };
+  }).sort((a, b) => String(a.environment.shortName).localeCompare(String(b.environment.shortName)));
 }

@@ -7,7 +7,7 @@ import { configOfPair } from '../models/stream-config';
 import { openGrantCount } from '../models/application-access';
 import { inUse } from '../models/blockers';
 import { alreadyConfigured, pinProblem, propertyProblems, topicNameOf, topicNameProblem } from '../core/rules/stream-config-rules';
-import { backwardProblems, type SchemaType } from '../schema-formats';
+import { parsedBackwardProblems, parseStoredSchema, SchemaParseError, type SchemaType } from '../schema-formats';
 import { associationHandlers } from './_lib/associations';
 import type { RequestContext } from '../core/context';
 import { BadRequestError, ConflictError, ForbiddenError, HttpError, NotFoundError, UnprocessableError, type SubError } from '../core/errors';
@@ -60,11 +60,21 @@ async function checkCompatible(ctx: RequestContext, stream: Row, row: Row, versi
     if (!next || !oldUid || oldUid === next.uid) continue;
     const old = oldUid ? (await ctx.models.data.readByUids(ctx.models.SchemaVersion, [oldUid], transaction))[0] ?? null : null;
     if (!old) continue;
-    const reasons = backwardProblems(stream[`${side}Type`] as SchemaType, old.schemaBody, next.schemaBody);
+    const reasons = storedBackwardProblems(stream[`${side}Type`] as SchemaType, old, next);
     if (reasons.length > 0) {
       const message = `Schema version ${next.versionName} is not backward compatible with ${old.versionName}; retry with force=true`;
       throw new HttpError(422, message, [message, ...reasons]);
     }
+  }
+}
+
+/** The judgement of two stored versions; 422 when one is past a bound on documents (stored before the bound). */
+function storedBackwardProblems(type: SchemaType, old: Row, next: Row): string[] {
+  try {
+    return parsedBackwardProblems(parseStoredSchema(old.schemaBody, type), parseStoredSchema(next.schemaBody, type));
+  } catch (e) {
+    if (!(e instanceof SchemaParseError)) throw e;
+    throw new UnprocessableError(`Schema versions ${old.versionName} and ${next.versionName} cannot be judged (${e.problems.join('; ')}); retry with force=true`);
   }
 }
 

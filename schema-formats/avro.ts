@@ -4,6 +4,7 @@
  */
 import avsc from 'avsc';
 import { keepLogicalType } from './avro-logical-types';
+import { checkAvroJson, checkAvroNesting } from './parsed-bounds';
 import { normaliseJson, parseJsonText } from './json-text';
 import { SchemaParseError, type ParsedAvroSchema } from './types';
 
@@ -13,7 +14,10 @@ const NAMED_TOP_TYPES = new Set(['record', 'error', 'enum', 'fixed']);
 
 export function parseAvroSchema(text: string): ParsedAvroSchema {
   const json = parseJsonText('AVRO', text);
+  // Before avsc builds anything: it compiles code for every named type, and the judgement tries union branches.
+  checkAvroJson(json);
   const avroType = toAvroType(json);
+  checkAvroNesting(avroType);
   if (!NAMED_TOP_TYPES.has(avroType.typeName) || !avroType.name) {
     throw new SchemaParseError('AVRO', [
       `a named type is required at the top level (record, enum or fixed), got ${avroType.typeName}: its name becomes the schema's fullName`,

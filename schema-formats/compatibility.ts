@@ -6,6 +6,7 @@
  * version's replacement (contract §5.8) is the BACKWARD judgement of one pair: the NEW version reads the OLD.
  */
 import { avroReadProblems } from './avro-compatibility';
+import { judgementBudget } from './document-bounds';
 import { modeProblems, type CompatibilityMode, type Incompatibility, type ModeProblem } from './compatibility-modes';
 import { jsonSchemaReadProblems } from './json-schema-compatibility';
 import { parseSchema } from './parse-schema';
@@ -25,15 +26,20 @@ export function parsedBackwardProblems(oldSchema: ParsedSchema, newSchema: Parse
   return readProblems(newSchema, oldSchema).map((p) => p.message);
 }
 
-/** Every reason `reader` cannot read data written with `writer`; a change of format is one. */
-export function readProblems(reader: ParsedSchema, writer: ParsedSchema): Incompatibility[] {
-  if (reader.type === 'AVRO' && writer.type === 'AVRO') return avroReadProblems(reader.avroType, writer.avroType);
+/**
+ * Every reason `reader` cannot read data written with `writer`; a change of format is one. `budget`: the steps the
+ * judgement has left (PROTOBUF's judgement is linear in the two files and needs none).
+ */
+export function readProblems(reader: ParsedSchema, writer: ParsedSchema, budget = judgementBudget()): Incompatibility[] {
+  if (reader.type === 'AVRO' && writer.type === 'AVRO') return avroReadProblems(reader.avroType, writer.avroType, budget);
   if (reader.type === 'PROTOBUF' && writer.type === 'PROTOBUF') return protobufReadProblems(reader.root, writer.root);
-  if (reader.type === 'JSON_SCHEMA' && writer.type === 'JSON_SCHEMA') return jsonSchemaReadProblems(reader.document, writer.document);
+  if (reader.type === 'JSON_SCHEMA' && writer.type === 'JSON_SCHEMA') return jsonSchemaReadProblems(reader.document, writer.document, budget);
   return [{ path: '', rule: 'SCHEMA_TYPE_CHANGED', message: `the schema type changed from ${writer.type} to ${reader.type}` }];
 }
 
 /** Every problem of `candidate` under `mode` against the earlier versions (oldest first, the latest last). */
 export function compatibilityProblems(mode: CompatibilityMode, candidate: ParsedSchema, earlier: { label: string; schema: ParsedSchema }[]): ModeProblem[] {
-  return modeProblems(mode, candidate, earlier, readProblems);
+  // One budget for the whole judgement: a transitive mode's pairs share it.
+  const budget = judgementBudget();
+  return modeProblems(mode, candidate, earlier, (reader, writer) => readProblems(reader, writer, budget));
 }

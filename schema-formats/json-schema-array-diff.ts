@@ -5,7 +5,7 @@
  * of object properties: a position the reader adds must not already be written differently, a position it drops
  * must still be accepted by what follows. Pure.
  */
-import { finding, under, type Compare, type Finding } from './json-schema-findings';
+import { finding, gather, under, type Compare, type Finding } from './json-schema-findings';
 import { limitFindings } from './json-schema-limits';
 import { isRaw, type NodeOf, type Raw, type SchemaNode } from './json-schema-nodes';
 
@@ -59,12 +59,12 @@ function everyItemFindings({ compare, writer, reader, before, after }: Sides): F
 
 function tupleFindings({ compare, writer, reader, before, after }: Sides): Finding[] {
   const length = Math.max(before.tuple.length, after.tuple.length);
-  return Array.from({ length }, (_, index) => {
+  return gather(Array.from({ length }, (_, index) => index), (index) => {
     const at = `[${index}]`;
     if (index >= after.tuple.length) return removedItem(compare, writer.doc.node(before.tuple[index]), reader, after, at);
     if (index >= before.tuple.length) return addedItem(compare, writer, before, reader.doc.node(after.tuple[index]), at);
     return under(at, compare(writer.doc.node(before.tuple[index]), reader.doc.node(after.tuple[index])));
-  }).flat();
+  });
 }
 
 function removedItem(compare: Compare, old: SchemaNode, reader: ArrayNode, after: Items, at: string): Finding[] {

@@ -9,20 +9,24 @@
  * `TYPE_NARROWED`…) and a sentence. Pure.
  */
 import type { Incompatibility } from './compatibility-modes';
+import { judgementBudget, NOT_LISTED_RULE, notJudgedAll, problemsNotListed, TOO_LARGE_RULE } from './document-bounds';
 import { PairJudgement } from './json-schema-diff';
 import { PairMap, render, type Finding } from './json-schema-findings';
 import { SchemaDocument } from './json-schema-nodes';
 import type { JsonSchemaDocument } from './types';
 
-/** Every reason data valid under `writer` may be invalid under `reader`; [] when `reader` reads all of it. */
-export function jsonSchemaReadProblems(reader: JsonSchemaDocument, writer: JsonSchemaDocument): Incompatibility[] {
+/**
+ * Every reason data valid under `writer` may be invalid under `reader`; [] when `reader` reads all of it. `budget`:
+ * the steps the judgement has left.
+ */
+export function jsonSchemaReadProblems(reader: JsonSchemaDocument, writer: JsonSchemaDocument, budget = judgementBudget()): Incompatibility[] {
   const writerDocument = new SchemaDocument(writer);
   const readerDocument = new SchemaDocument(reader);
   let known = new PairMap<Finding[]>();
   // Each pass can only add incompatible pairs and there are finitely many, so this ends; the pass limit only keeps
   // a mistake in that reasoning from hanging a request.
   for (let pass = 1; ; pass++) {
-    const judgement = new PairJudgement(known);
+    const judgement = new PairJudgement(known, budget);
     const findings = judgement.compare(writerDocument.node(writer), readerDocument.node(reader));
     const incompatible = judgement.incompatiblePairs();
     if (!judgement.assumedCycle || samePairs(incompatible, known) || pass === MAX_PASSES) return problemsOf(findings);
@@ -39,11 +43,17 @@ export function jsonSchemaBackwardProblems(oldDocument: JsonSchemaDocument, newD
 
 function problemsOf(findings: Finding[]): Incompatibility[] {
   const problems = new Map<string, Incompatibility>();
+  const ends = new Set<string>();
   for (const found of findings) {
+    // Running out of steps and cutting a list, anywhere below, are said once each, at the end.
+    if (found.rule === TOO_LARGE_RULE || found.rule === NOT_LISTED_RULE) {
+      ends.add(found.rule);
+      continue;
+    }
     const { path, message } = render(found);
     problems.set(`${found.rule} ${message}`, { path, rule: found.rule, message });
   }
-  return [...problems.values()];
+  return [...problems.values(), ...(ends.has(TOO_LARGE_RULE) ? [notJudgedAll()] : []), ...(ends.has(NOT_LISTED_RULE) ? [problemsNotListed()] : [])];
 }
 
 function samePairs(a: PairMap<Finding[]>, b: PairMap<Finding[]>): boolean {

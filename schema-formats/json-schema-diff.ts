@@ -10,18 +10,21 @@
  */
 import { arrayFindings } from './json-schema-array-diff';
 import { combinedFindings, unionResolves } from './json-schema-combined-diff';
-import { finding, PairMap, type Finding } from './json-schema-findings';
+import { MAX_JUDGED_DEPTH, NOT_JUDGED_RULE, notJudgedAll, notJudgedFurther, TOO_LARGE_RULE, type JudgementBudget } from './document-bounds';
+import { capped, finding, PairMap, type Finding } from './json-schema-findings';
 import { constFindings, enumFindings, numberFindings, stringFindings } from './json-schema-limits';
-import { describeNode, type NodeOf, type SchemaNode } from './json-schema-nodes';
+import { describeNode, type NodeOf, type Raw, type SchemaNode } from './json-schema-nodes';
 import { objectFindings } from './json-schema-object-diff';
 
 export class PairJudgement {
   private readonly done = new PairMap<Finding[]>();
   private readonly active = new PairMap<true>();
+  /** Pairs on the way down to the one being compared. */
+  private depth = 0;
   /** Set once a cycle was assumed compatible: only then may another pass change the answer. */
   assumedCycle = false;
 
-  constructor(private readonly knownIncompatible: PairMap<Finding[]>) {}
+  constructor(private readonly knownIncompatible: PairMap<Finding[]>, private readonly budget: JudgementBudget) {}
 
   readonly compare = (writer: SchemaNode, reader: SchemaNode): Finding[] => {
     const done = this.done.get(writer, reader);
@@ -32,13 +35,19 @@ export class PairJudgement {
       this.assumedCycle = true;
       return [];
     }
+    // Only two recursive schemas whose cycles differ in length lead this deep; what lies below is not known.
+    if (this.depth >= MAX_JUDGED_DEPTH) return [finding('', NOT_JUDGED_RULE, notJudgedFurther)];
+    if (this.budget.steps <= 0) return [finding('', TOO_LARGE_RULE, () => notJudgedAll().message)];
     this.active.set(writer, reader, true);
+    this.depth++;
     try {
-      const findings = this.judge(writer, reader);
+      const findings = capped(this.judge(writer, reader));
+      this.budget.steps -= 1 + findings.length + membersOf(writer.raw) + membersOf(reader.raw);
       this.done.set(writer, reader, findings);
       return findings;
     } finally {
       this.active.delete(writer, reader);
+      this.depth--;
     }
   };
 
@@ -72,6 +81,13 @@ export class PairJudgement {
     if (excluded.length === 0) return [];
     return [finding('', 'NOT_TYPE_EXTENDED', (s) => `${s} excludes more with not: ${describeNode(reader)} instead of ${describeNode(writer)}`)];
   }
+}
+
+/** What judging a node iterates: the members of its keywords' values (properties, tuple items, branches, values). */
+function membersOf(raw: Raw): number {
+  let members = 0;
+  for (const value of Object.values(raw)) if (typeof value === 'object' && value !== null) members += Object.keys(value).length;
+  return members;
 }
 
 function kindChanged(writer: SchemaNode, reader: SchemaNode): Finding[] {

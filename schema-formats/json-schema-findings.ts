@@ -7,6 +7,7 @@
  * position, `[*]` items past the tuple, `{}` properties not named in `properties`, `(if name)` the schema that applies
  * when property `name` is present. Keywords (`maxLength`, `required`…) are named by the rule, not by the path.
  */
+import { MAX_LISTED_PROBLEMS, MAX_REASONS, NOT_LISTED_RULE, problemsNotListed } from './document-bounds';
 import type { SchemaNode } from './json-schema-nodes';
 
 export interface Finding {
@@ -26,6 +27,29 @@ export const finding = (path: string, rule: string, says: (subject: string) => s
   because?.length ? { path, rule, says, because } : { path, rule, says };
 
 export const under = (piece: string, findings: Finding[]): Finding[] => findings.map((f) => ({ ...f, path: piece + f.path }));
+
+/** Marks where a list was cut at MAX_LISTED_PROBLEMS; the judgement moves it to the end of its problems. */
+export const notListed: Finding = { path: '', rule: NOT_LISTED_RULE, says: () => problemsNotListed().message };
+
+/**
+ * `findings` cut after MAX_LISTED_PROBLEMS: a shared definition used under many properties, each used under many
+ * more, would otherwise multiply its findings past any size.
+ */
+export function capped(findings: Finding[]): Finding[] {
+  return findings.length > MAX_LISTED_PROBLEMS ? [...findings.slice(0, MAX_LISTED_PROBLEMS), notListed] : findings;
+}
+
+/** What `each` finds for `items`, in order, until the list is full: the items after that are not judged. */
+export function gather<T>(items: Iterable<T>, each: (item: T) => Finding[]): Finding[] {
+  const found: Finding[] = [];
+  for (const item of items) {
+    for (const one of each(item)) {
+      if (found.length === MAX_LISTED_PROBLEMS) return [...found, notListed];
+      found.push(one);
+    }
+  }
+  return found;
+}
 
 /** Pair-keyed storage: the judgement memoises and detects recursion by the identity of the two nodes. */
 export class PairMap<T> {
@@ -49,10 +73,18 @@ export class PairMap<T> {
   }
 }
 
-/** The final path of a finding (no leading dot) and its message, explanations included. */
-export function render(found: Finding, prefix = ''): { path: string; message: string } {
+/** The final path of a finding (no leading dot) and its message, explanations included (MAX_REASONS at most). */
+export function render(found: Finding, prefix = '', budget = { left: MAX_REASONS }): { path: string; message: string } {
   const path = (prefix + found.path).replace(/^\./, '');
-  const reasons = (found.because ?? []).map((reason) => render(reason, prefix + found.path).message);
+  const reasons: string[] = [];
+  for (const reason of found.because ?? []) {
+    if (budget.left === 0) {
+      reasons.push('…');
+      break;
+    }
+    budget.left--;
+    reasons.push(render(reason, prefix + found.path, budget).message);
+  }
   const message = found.says(subjectOf(path));
   return { path, message: reasons.length > 0 ? `${message} (${reasons.join('; ')})` : message };
 }

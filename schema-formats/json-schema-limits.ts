@@ -4,6 +4,7 @@
  * a coarser `multipleOf`, `number` narrowed to `integer`, an `enum` narrowed or changed, another `const`. Each of
  * these lets the writer produce a value the reader refuses. Pure.
  */
+import { someOf } from './document-bounds';
 import { canonicalJson, type Raw } from './json-schema-nodes';
 import { finding, type Finding } from './json-schema-findings';
 
@@ -69,7 +70,7 @@ export function enumFindings(writerValues: unknown[], readerValues: unknown[]): 
   const lost = [...before].filter((v) => !after.has(v));
   if (lost.length === 0) return [];
   const rule = [...after].every((v) => before.has(v)) ? 'ENUM_ARRAY_NARROWED' : 'ENUM_ARRAY_CHANGED';
-  return [finding('', rule, (s) => `${s} no longer allows ${lost.join(', ')}`)];
+  return [finding('', rule, (s) => `${s} no longer allows ${someOf(lost)}`)];
 }
 
 export function constFindings(before: unknown, after: unknown): Finding[] {

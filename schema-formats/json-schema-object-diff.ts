@@ -7,7 +7,7 @@
  * with another value (closed, or covered by the partial schema), and a property the reader drops is safe only if the
  * reader's model still accepts it (open, or covered). Pure.
  */
-import { finding, under, type Compare, type Finding } from './json-schema-findings';
+import { finding, gather, under, type Compare, type Finding } from './json-schema-findings';
 import { limitFindings } from './json-schema-limits';
 import { isRaw, type NodeOf, type Raw, type SchemaNode } from './json-schema-nodes';
 
@@ -36,8 +36,8 @@ function requiredFindings(writer: ObjectNode, reader: ObjectNode): Finding[] {
 
 function propertyFindings(compare: Compare, writer: ObjectNode, reader: ObjectNode): Finding[] {
   const [before, after] = [propertiesOf(writer), propertiesOf(reader)];
-  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  return names.flatMap((name) => {
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return gather(names, (name) => {
     if (!Object.hasOwn(after, name)) return removedProperty(compare, writer.doc.node(before[name]), reader, name);
     if (!Object.hasOwn(before, name)) return addedProperty(compare, writer, reader, name);
     return under(`.${name}`, compare(writer.doc.node(before[name]), reader.doc.node(after[name])));
@@ -93,14 +93,15 @@ function addedProperty(compare: Compare, writer: ObjectNode, reader: ObjectNode,
 /** `dependencies` (draft-07) and `dependentRequired`/`dependentSchemas` (2020-12): conditions the reader adds. */
 function dependencyFindings(compare: Compare, writer: ObjectNode, reader: ObjectNode): Finding[] {
   const [beforeLists, afterLists] = [dependentRequired(writer.raw), dependentRequired(reader.raw)];
-  const listFindings = Object.entries(afterLists).flatMap(([name, after]) => {
+  const listFindings = gather(Object.entries(afterLists), ([name, after]) => {
     const before = beforeLists[name];
-    if (before && after.every((n) => before.includes(n))) return [];
-    const rule = !before ? 'DEPENDENCY_ARRAY_ADDED' : before.every((n) => after.includes(n)) ? 'DEPENDENCY_ARRAY_EXTENDED' : 'DEPENDENCY_ARRAY_CHANGED';
+    const [had, has] = [new Set(before), new Set(after)];
+    if (before && after.every((n) => had.has(n))) return [];
+    const rule = !before ? 'DEPENDENCY_ARRAY_ADDED' : before.every((n) => has.has(n)) ? 'DEPENDENCY_ARRAY_EXTENDED' : 'DEPENDENCY_ARRAY_CHANGED';
     return [finding(`.${name}`, rule, (s) => `${s}, when present, now requires ${after.join(', ')}`)];
   });
   const [beforeSchemas, afterSchemas] = [dependentSchemas(writer.raw), dependentSchemas(reader.raw)];
-  const schemaFindings = Object.entries(afterSchemas).flatMap(([name, after]) => {
+  const schemaFindings = gather(Object.entries(afterSchemas), ([name, after]) => {
     if (!Object.hasOwn(beforeSchemas, name)) {
       return [finding(`.${name}`, 'DEPENDENCY_SCHEMA_ADDED', (s) => `${s}, when present, now brings a schema the object must meet`)];
     }
@@ -147,8 +148,8 @@ function isOpen(node: ObjectNode): boolean {
 /** The schema a partially open model gives an undeclared property `name`, if any (patterns first, as Confluent). */
 function partialSchema(node: ObjectNode, name: string): SchemaNode | undefined {
   const { additionalProperties, patternProperties, unevaluatedProperties } = node.raw;
-  for (const [pattern, schema] of Object.entries(isRaw(patternProperties) ? patternProperties : {})) {
-    if (matches(pattern, name)) return node.doc.node(schema);
+  for (const [pattern, schema] of isRaw(patternProperties) ? compiled(patternProperties) : []) {
+    if (pattern?.test(name)) return node.doc.node(schema);
   }
   if (isRaw(additionalProperties)) return node.doc.node(additionalProperties);
   if (additionalProperties === false || unevaluatedProperties === undefined) return undefined;
@@ -156,11 +157,23 @@ function partialSchema(node: ObjectNode, name: string): SchemaNode | undefined {
   return unevaluated.kind === 'false' || unevaluated.kind === 'empty' ? undefined : unevaluated;
 }
 
-function matches(pattern: string, name: string): boolean {
+/** Each pattern compiled once per `patternProperties`, however many properties it is tried on; undefined if invalid. */
+const patterns = new WeakMap<Raw, [RegExp | undefined, unknown][]>();
+
+function compiled(patternProperties: Raw): [RegExp | undefined, unknown][] {
+  let found = patterns.get(patternProperties);
+  if (!found) {
+    found = Object.entries(patternProperties).map(([pattern, schema]) => [regExpOf(pattern), schema]);
+    patterns.set(patternProperties, found);
+  }
+  return found;
+}
+
+function regExpOf(pattern: string): RegExp | undefined {
   try {
-    return new RegExp(pattern, 'u').test(name);
+    return new RegExp(pattern, 'u');
   } catch {
-    return false;
+    return undefined;
   }
 }
 

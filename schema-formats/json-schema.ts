@@ -4,20 +4,24 @@
  */
 import Ajv, { type ErrorObject } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
+import { checkJsonSchemaDocument } from './parsed-bounds';
 import { normaliseJson, parseJsonText } from './json-text';
 import { SchemaParseError, type JsonSchemaDialect, type JsonSchemaDocument, type ParsedJsonSchema } from './types';
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
-export function parseJsonSchema(text: string): ParsedJsonSchema {
+/** `compiled`: the document was compiled by ajv when it was uploaded (a stored version), so it is not compiled again. */
+export function parseJsonSchema(text: string, compiled = false): ParsedJsonSchema {
   const json = parseJsonText('JSON_SCHEMA', text);
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new SchemaParseError('JSON_SCHEMA', ['/: a JSON Schema must be a JSON object']);
   }
   const document = json as JsonSchemaDocument;
+  // Before ajv compiles it: ajv recurses into every `$ref` and takes time squared in `enum` values and `$ref` targets.
+  checkJsonSchemaDocument(document);
   const dialect = dialectOf(document);
-  const problems = [...compileProblems(document, dialect), ...titleProblems(document)];
+  const problems = [...(compiled ? [] : compileProblems(document, dialect)), ...titleProblems(document)];
   if (problems.length > 0) throw new SchemaParseError('JSON_SCHEMA', problems);
   return { type: 'JSON_SCHEMA', fullName: document.title as string, normalised: normaliseJson(document), document, dialect };
 }
@@ -43,8 +47,14 @@ function titleProblems(document: JsonSchemaDocument): string[] {
 // One validator per dialect: building one compiles its meta-schema, which costs tens of milliseconds.
 const validators: Partial<Record<JsonSchemaDialect, Ajv>> = {};
 
+// The compiled code only shows that the schema compiles; it never validates data. So ajv neither copies a `$ref`'s
+// target into every place that refers to it (a definition used under thousands of properties would be compiled
+// thousands of times) nor optimises the code, which would take longer than compiling it; and compiling does not check
+// the meta-schema again, since it only runs once validateSchema has.
+const OPTIONS = { strict: false, allErrors: true, inlineRefs: false, code: { optimize: false }, validateSchema: false };
+
 function validatorFor(dialect: JsonSchemaDialect): Ajv {
-  validators[dialect] ??= dialect === '2020-12' ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv({ strict: false, allErrors: true });
+  validators[dialect] ??= dialect === '2020-12' ? new Ajv2020(OPTIONS) : new Ajv(OPTIONS);
   return validators[dialect];
 }
 

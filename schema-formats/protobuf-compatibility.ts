@@ -17,6 +17,7 @@
  */
 import type * as protobuf from 'protobufjs';
 import type { Incompatibility } from './compatibility-modes';
+import { listed } from './document-bounds';
 import * as problems from './protobuf-problems';
 import { protoFile, type Cardinality, type FieldType, type ProtoField, type ProtoFile, type ProtoMessage } from './protobuf-shapes';
 import { wireTypeMismatch, type MessageLookup } from './protobuf-wire-types';
@@ -33,7 +34,7 @@ export function protobufReadProblems(reader: protobuf.Root, writer: protobuf.Roo
     // A nested message goes with its parent: only the outermost missing message is reported.
     else if (!writerMessage.parent || read.messages.has(writerMessage.parent)) found.push(problems.messageMissing(writerMessage));
   }
-  return found;
+  return listed(found);
 }
 
 /** The backward check of a replaced version (contract §5.8): the new version reads data written with the old. */

@@ -156,17 +156,29 @@ function namedType(field: protobuf.Field, type: string, relative: (object: proto
     return { kind: 'message', name: relative(found), fullName: qualifiedName(found), delimited };
   }
   if (found instanceof protobuf.Enum) {
-    const values = new Map(Object.entries(found.values));
+    const values = valuesOf(found);
     return { kind: 'enum', name: relative(found), fullName: qualifiedName(found), values, firstValue: values.values().next().value ?? 0 };
   }
   return { kind: 'unresolved', name: type.replace(/^\./, '') };
+}
+
+/** An enum's values, read once per enum however many fields use it. */
+const enumValues = new WeakMap<protobuf.Enum, ReadonlyMap<string, number>>();
+
+function valuesOf(enumType: protobuf.Enum): ReadonlyMap<string, number> {
+  let values = enumValues.get(enumType);
+  if (!values) {
+    values = new Map(Object.entries(enumType.values));
+    enumValues.set(enumType, values);
+  }
+  return values;
 }
 
 function enumOf(enumType: protobuf.Enum, relative: (object: protobuf.ReflectionObject) => string): ProtoEnum {
   return {
     name: relative(enumType),
     fullName: qualifiedName(enumType),
-    values: new Map(Object.entries(enumType.values)),
+    values: valuesOf(enumType),
     reserved: reservedOf(enumType.reserved),
   };
 }

@@ -4,6 +4,7 @@
  * read as another only within one wire-compatible group. The judgement is directional where Buf's is: string
  * written, bytes read is fine; bytes written need not be UTF-8, so a string reader may reject them.
  */
+import { someOf } from './document-bounds';
 import type { FieldType, ProtoMessage } from './protobuf-shapes';
 
 /**
@@ -75,9 +76,23 @@ const changed = (reader: FieldType, writer: FieldType) => `written as ${describe
 function enumMismatch(reader: Extract<FieldType, { kind: 'enum' }>, writer: Extract<FieldType, { kind: 'enum' }>): string | undefined {
   if (reader.name === writer.name) return undefined;
   const shortName = (name: string) => name.slice(name.lastIndexOf('.') + 1);
-  const missing = [...writer.values].filter(([name, number]) => reader.values.get(name) !== number).map(([name]) => name);
   if (shortName(reader.name) !== shortName(writer.name)) return changed(reader, writer);
-  return missing.length ? `${changed(reader, writer)}, which lacks ${missing.join(', ')}` : undefined;
+  const missing = missingValues(reader.values, writer.values);
+  return missing.length ? `${changed(reader, writer)}, which lacks ${someOf(missing)}` : undefined;
+}
+
+/** The writer's enum values the reader's lacks, found once per pair of enums however many fields use them. */
+const missingByEnums = new WeakMap<ReadonlyMap<string, number>, WeakMap<ReadonlyMap<string, number>, string[]>>();
+
+function missingValues(read: ReadonlyMap<string, number>, written: ReadonlyMap<string, number>): string[] {
+  const byWritten = missingByEnums.get(read) ?? new WeakMap<ReadonlyMap<string, number>, string[]>();
+  missingByEnums.set(read, byWritten);
+  let missing = byWritten.get(written);
+  if (!missing) {
+    missing = [...written].filter(([name, number]) => read.get(name) !== number).map(([name]) => name);
+    byWritten.set(written, missing);
+  }
+  return missing;
 }
 
 /**

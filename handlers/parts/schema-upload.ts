@@ -6,7 +6,7 @@ import type { Transaction } from 'sequelize';
 import { mayAddVersion, mayAssignSchemaOwners } from '../../auth/policies/schema';
 import type { AuditEntry } from '../../models/audit-event';
 import type { Row } from '../../models/define';
-import { compatibilityProblems, parseSchema, SchemaParseError, type CompatibilityMode, type ModeProblem, type ParsedSchema, type SchemaType } from '../../schema-formats';
+import { compatibilityProblems, judgedTextTooLarge, parseSchema, parseStoredSchema, SchemaParseError, type CompatibilityMode, type ModeProblem, type ParsedSchema, type SchemaType } from '../../schema-formats';
 import type { RequestContext } from '../../core/context';
 import { BadRequestError, ConflictError, ForbiddenError, HttpError, UnprocessableError } from '../../core/errors';
 import { isNone } from '../_lib/references';
@@ -65,16 +65,55 @@ async function schemaFor(ctx: RequestContext, input: SchemaInput, result: Parsed
 
 export interface Uploaded { schema: Row; version: Row; schemaCreated: boolean; audit: AuditEntry[] }
 
-/** The new version judged in its schema's mode against the versions it has (oldest first; only the latest unless transitive). */
-async function judged(ctx: RequestContext, schema: Row, result: ParsedSchema, transaction: Transaction): Promise<ModeProblem[]> {
+/** What judging a new version found; `unjudged`: why it was not judged (forced past what one judgement can do). */
+interface Judgement { problems: ModeProblem[]; unjudged?: string }
+
+export type StoredVersion = { label: string; schema: ParsedSchema };
+
+/**
+ * Stored versions (rows) parsed to judge against, or why they cannot be: together more text than one judgement
+ * reads (`tooLarge`), or one past a bound on documents (stored before the bound).
+ */
+export function judgeable(schema: Row, versions: Row[]): { earlier: StoredVersion[] } | { unjudged: string; tooLarge: boolean } {
+  const tooLarge = judgedTextTooLarge(versions.map((v) => (v.schemaBody as string).length));
+  if (tooLarge) return { unjudged: tooLarge, tooLarge: true };
+  const earlier: StoredVersion[] = [];
+  for (const v of versions) {
+    try {
+      earlier.push({ label: v.versionName as string, schema: parseStoredSchema(v.schemaBody as string, schema.type as SchemaType) });
+    } catch (e) {
+      if (!(e instanceof SchemaParseError)) throw e;
+      return { unjudged: `version ${String(v.versionName)} of schema ${String(schema.name)} cannot be judged (${e.problems.join('; ')})`, tooLarge: false };
+    }
+  }
+  return { earlier };
+}
+
+/**
+ * The new version judged in its schema's mode against the versions it has (oldest first; only the latest unless
+ * transitive). When they cannot be judged (judgeable), it is refused (422) unless `force`: then it goes unjudged.
+ */
+async function judged(ctx: RequestContext, schema: Row, result: ParsedSchema, force: boolean, transaction: Transaction): Promise<Judgement> {
   const mode = schema.compatibility as CompatibilityMode;
-  if (mode === 'NONE') return [];
+  if (mode === 'NONE') return { problems: [] };
   const latestOnly = !mode.endsWith('_TRANSITIVE');
   const versions = await ctx.models.SchemaVersion.findAll({
     where: { schemaUid: schema.uid }, order: [['createdAt', latestOnly ? 'DESC' : 'ASC'], ['uid', latestOnly ? 'DESC' : 'ASC']], ...(latestOnly ? { limit: 1 } : {}), transaction,
   });
-  const earlier = versions.map((v) => ({ label: v.versionName as string, schema: parseSchema(v.schemaBody as string, schema.type as SchemaType) }));
-  return compatibilityProblems(mode, result, earlier);
+  const stored = judgeable(schema, versions);
+  if ('unjudged' in stored) return unjudged(stored.unjudged, stored.tooLarge ? 'judge in a non-transitive mode, or upload with force=true' : 'upload with force=true', force);
+  return { problems: compatibilityProblems(mode, result, stored.earlier) };
+}
+
+function unjudged(reason: string, advice: string, force: boolean): Judgement {
+  if (!force) throw new UnprocessableError(`${reason}; ${advice}`);
+  return { problems: [], unjudged: reason };
+}
+
+/** The audit entry's `compatibility`, for a version stored against its mode's verdict or unjudged. */
+function forcedDetails(mode: unknown, { problems, unjudged: reason }: Judgement) {
+  if (reason) return { compatibility: { mode, forced: true, problems: [`not judged: ${reason}`] } };
+  return problems.length > 0 ? { compatibility: { mode, forced: true, problems: problems.map(reasonOf) } } : {};
 }
 
 /** One reason in words: which version, which way, where, what, by which rule. */
@@ -90,7 +129,8 @@ export async function uploadVersion(ctx: RequestContext, input: SchemaInput & { 
     // A schema made just now has no versions yet.
     const taken = found.created ? null : await ctx.models.SchemaVersion.findOne({ where: { schemaUid: found.schema.uid, versionKey: input.version.toLowerCase() }, transaction });
     if (taken) throw new ConflictError(`version: '${input.version}' already exists for schema ${found.schema.name}`);
-    const problems = judge && !found.created ? await judged(ctx, found.schema, result, transaction) : [];
+    const judgement: Judgement = judge && !found.created ? await judged(ctx, found.schema, result, input.force === true, transaction) : { problems: [] };
+    const { problems } = judgement;
     if (problems.length > 0 && input.force !== true) {
       const message = `Schema version ${input.version} is not ${found.schema.compatibility} compatible with schema ${found.schema.name}; retry with force=true`;
       throw new HttpError(422, message, [message, ...problems.map(reasonOf)]);
@@ -106,7 +146,7 @@ export async function uploadVersion(ctx: RequestContext, input: SchemaInput & { 
       ...(found.described ? [{ ...about, action: 'UPDATED', details: found.described }] : []),
       {
         ...about, action: 'SCHEMA_VERSION_UPLOADED',
-        details: { version: input.version, schemaVersion: row.uid, ...(problems.length > 0 ? { compatibility: { mode: found.schema.compatibility, forced: true, problems: problems.map(reasonOf) } } : {}) },
+        details: { version: input.version, schemaVersion: row.uid, ...forcedDetails(found.schema.compatibility, judgement) },
       },
     ];
     return { schema: found.schema, version: row, schemaCreated: found.created, audit };
