@@ -5,7 +5,7 @@
  * of object properties: a position the reader adds must not already be written differently, a position it drops
  * must still be accepted by what follows. Pure.
  */
-import { finding, gather, under, type Compare, type Finding } from './json-schema-findings';
+import { finding, gather, removedMember, under, type Compare, type Finding, type RemovedMember } from './json-schema-findings';
 import { limitFindings } from './json-schema-limits';
 import { isRaw, type NodeOf, type Raw, type SchemaNode } from './json-schema-nodes';
 
@@ -67,17 +67,10 @@ function tupleFindings({ compare, writer, reader, before, after }: Sides): Findi
   });
 }
 
+const ITEM: RemovedMember = { rule: 'ITEM', further: 'further items', closed: 'a closed tuple' };
+
 function removedItem(compare: Compare, old: SchemaNode, reader: ArrayNode, after: Items, at: string): Finding[] {
-  if (isOpen(reader, after)) return [];
-  const cover = partialSchema(reader, after);
-  if (cover) {
-    const problems = compare(old, cover);
-    if (problems.length === 0) return [];
-    return [...under(at, problems), finding(at, 'ITEM_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL',
-      (s) => `${s} was removed and the schema for further items does not accept its old values`)];
-  }
-  if (old.kind === 'false') return [];
-  return [finding(at, 'ITEM_REMOVED_FROM_CLOSED_CONTENT_MODEL', (s) => `${s} was removed from a closed tuple: old data that has it is refused`)];
+  return removedMember(compare, old, isOpen(reader, after), () => partialSchema(reader, after), at, ITEM);
 }
 
 function addedItem(compare: Compare, writer: ArrayNode, before: Items, added: SchemaNode, at: string): Finding[] {

@@ -51,6 +51,27 @@ export function gather<T>(items: Iterable<T>, each: (item: T) => Finding[]): Fin
   return found;
 }
 
+/** How a removed member (a property, a tuple item) is named: the rule prefix and its words. */
+export interface RemovedMember { rule: 'PROPERTY' | 'ITEM'; further: string; closed: string }
+
+/**
+ * Old data may carry a member the new version dropped: the reader must still accept it through its content model —
+ * open, partially open (`coverOf`: the schema for further members, which must read the old member's values) or closed.
+ */
+export function removedMember(compare: Compare, old: SchemaNode, open: boolean, coverOf: () => SchemaNode | undefined, at: string, member: RemovedMember): Finding[] {
+  if (open) return [];
+  const cover = coverOf();
+  if (cover) {
+    const problems = compare(old, cover);
+    if (problems.length === 0) return [];
+    return [...under(at, problems), finding(at, `${member.rule}_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL`,
+      (s) => `${s} was removed and the schema for ${member.further} does not accept its old values`)];
+  }
+  // A member the writer declared `false` never occurs in old data.
+  if (old.kind === 'false') return [];
+  return [finding(at, `${member.rule}_REMOVED_FROM_CLOSED_CONTENT_MODEL`, (s) => `${s} was removed from ${member.closed}: old data that has it is refused`)];
+}
+
 /** Pair-keyed storage: the judgement memoises and detects recursion by the identity of the two nodes. */
 export class PairMap<T> {
   private readonly byWriter = new Map<SchemaNode, Map<SchemaNode, T>>();

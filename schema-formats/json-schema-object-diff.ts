@@ -7,7 +7,7 @@
  * with another value (closed, or covered by the partial schema), and a property the reader drops is safe only if the
  * reader's model still accepts it (open, or covered). Pure.
  */
-import { finding, gather, under, type Compare, type Finding } from './json-schema-findings';
+import { finding, gather, removedMember, under, type Compare, type Finding, type RemovedMember } from './json-schema-findings';
 import { limitFindings } from './json-schema-limits';
 import { isRaw, type NodeOf, type Raw, type SchemaNode } from './json-schema-nodes';
 
@@ -44,21 +44,11 @@ function propertyFindings(compare: Compare, writer: ObjectNode, reader: ObjectNo
   });
 }
 
+const PROPERTY: RemovedMember = { rule: 'PROPERTY', further: 'other properties', closed: 'a closed content model' };
+
 /** Old data may carry the dropped property: the reader must still accept it through its own content model. */
 function removedProperty(compare: Compare, old: SchemaNode, reader: ObjectNode, name: string): Finding[] {
-  const at = `.${name}`;
-  if (isOpen(reader)) return [];
-  const cover = partialSchema(reader, name);
-  if (cover) {
-    const problems = compare(old, cover);
-    if (problems.length === 0) return [];
-    return [...under(at, problems), finding(at, 'PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL',
-      (s) => `${s} was removed and the schema for other properties does not accept its old values`)];
-  }
-  // A property the writer declared `false` never occurs in old data.
-  if (old.kind === 'false') return [];
-  return [finding(at, 'PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL',
-    (s) => `${s} was removed from a closed content model: old data that has it is refused`)];
+  return removedMember(compare, old, isOpen(reader), () => partialSchema(reader, name), `.${name}`, PROPERTY);
 }
 
 /** The writer's content model decides whether old data may already hold the new property, and with what value. */
